@@ -1,0 +1,165 @@
+//! Choosing the main document of a duplicate cluster (algorithms.md §5): the one that
+//! appeared first, then the one from the more popular resource, then the one with less
+//! boilerplate; the document key breaks remaining ties so the choice never depends on
+//! input order. Each choice comes with the reason that decided it.
+
+use std::cmp::Ordering;
+use std::str::FromStr;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+
+/// What is known about a document when choosing a main one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocMeta {
+    pub key: String,
+    pub fetched_at: Option<DateTime<Utc>>,
+    pub popularity: f64,
+    pub boilerplate_ratio: f64,
+}
+
+/// One criterion of the main-document order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Criterion {
+    /// Earliest `fetched_at` first (documents without one come last).
+    FetchedAt,
+    /// Higher popularity first.
+    Popularity,
+    /// Lower boilerplate ratio first.
+    Boilerplate,
+}
+
+impl FromStr for Criterion {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fetched_at" | "age" => Ok(Criterion::FetchedAt),
+            "popularity" => Ok(Criterion::Popularity),
+            "boilerplate" | "boilerplate_ratio" => Ok(Criterion::Boilerplate),
+            _ => Err(format!(
+                "unknown main-document criterion `{s}` (fetched_at, popularity, boilerplate)"
+            )),
+        }
+    }
+}
+
+/// The order of criteria; the default is the design's.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct MainOrder(pub Vec<Criterion>);
+
+impl Default for MainOrder {
+    fn default() -> Self {
+        MainOrder(vec![Criterion::FetchedAt, Criterion::Popularity, Criterion::Boilerplate])
+    }
+}
+
+impl FromStr for MainOrder {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        s.split(',').map(|c| c.trim().parse()).collect::<Result<_, _>>().map(MainOrder)
+    }
+}
+
+fn compare_by(c: Criterion, a: &DocMeta, b: &DocMeta) -> Ordering {
+    match c {
+        Criterion::FetchedAt => match (a.fetched_at, b.fetched_at) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        },
+        Criterion::Popularity => b.popularity.total_cmp(&a.popularity),
+        Criterion::Boilerplate => a.boilerplate_ratio.total_cmp(&b.boilerplate_ratio),
+    }
+}
+
+impl MainOrder {
+    /// Total order: better main candidates first.
+    pub fn compare(&self, a: &DocMeta, b: &DocMeta) -> Ordering {
+        self.0
+            .iter()
+            .map(|&c| compare_by(c, a, b))
+            .find(|o| o.is_ne())
+            .unwrap_or_else(|| a.key.cmp(&b.key))
+    }
+
+    /// Index of the main document among `docs` (non-empty) and the reason.
+    pub fn choose(&self, docs: &[&DocMeta]) -> (usize, String) {
+        let mut best = 0;
+        for i in 1..docs.len() {
+            if self.compare(docs[i], docs[best]).is_lt() {
+                best = i;
+            }
+        }
+        let winner = docs[best];
+        // The runner-up shows which criterion decided.
+        let runner_up = (0..docs.len())
+            .filter(|&i| i != best)
+            .min_by(|&x, &y| self.compare(docs[x], docs[y]));
+        let reason = match runner_up {
+            None => "only member".to_string(),
+            Some(r) => {
+                let other = docs[r];
+                match self.0.iter().find(|&&c| compare_by(c, winner, other).is_ne()) {
+                    Some(Criterion::FetchedAt) => format!(
+                        "earliest fetched_at {}",
+                        winner
+                            .fetched_at
+                            .map(|t| t.to_rfc3339_opts(SecondsFormat::Secs, true))
+                            .unwrap_or_default()
+                    ),
+                    Some(Criterion::Popularity) => format!(
+                        "same fetched_at; higher popularity {} (next {})",
+                        winner.popularity, other.popularity
+                    ),
+                    Some(Criterion::Boilerplate) => format!(
+                        "less boilerplate {:.3} (next {:.3})",
+                        winner.boilerplate_ratio, other.boilerplate_ratio
+                    ),
+                    None => "all criteria equal; smallest key".to_string(),
+                }
+            }
+        };
+        (best, reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(key: &str, t: &str, pop: f64, bp: f64) -> DocMeta {
+        DocMeta {
+            key: key.into(),
+            fetched_at: Some(t.parse().unwrap()),
+            popularity: pop,
+            boilerplate_ratio: bp,
+        }
+    }
+
+    #[test]
+    fn earliest_wins_then_popularity_then_boilerplate() {
+        let a = doc("a", "2025-01-02T00:00:00Z", 1.0, 0.9);
+        let b = doc("b", "2025-01-01T00:00:00Z", 0.0, 0.9);
+        let c = doc("c", "2025-01-01T00:00:00Z", 5.0, 0.9);
+        let order = MainOrder::default();
+        let (i, reason) = order.choose(&[&a, &b]);
+        assert_eq!(i, 1);
+        assert_eq!(reason, "earliest fetched_at 2025-01-01T00:00:00Z");
+        let (i, reason) = order.choose(&[&a, &b, &c]);
+        assert_eq!(i, 2, "{reason}");
+        assert!(reason.contains("popularity"));
+        let d = doc("d", "2025-01-01T00:00:00Z", 5.0, 0.1);
+        assert_eq!(order.choose(&[&c, &d]).0, 1);
+    }
+
+    #[test]
+    fn order_is_configurable() {
+        let order: MainOrder = "popularity,fetched_at".parse().unwrap();
+        let a = doc("a", "2025-01-02T00:00:00Z", 9.0, 0.0);
+        let b = doc("b", "2025-01-01T00:00:00Z", 1.0, 0.0);
+        assert_eq!(order.choose(&[&b, &a]).0, 1);
+        assert!("nope".parse::<MainOrder>().is_err());
+    }
+}

@@ -1,0 +1,310 @@
+//! Command-line interface: clap arguments → [`Config`] → pipeline. Exit codes: 0 all
+//! pages processed, 1 some pages failed (the rest of the run is complete), 2 usage or
+//! configuration error.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::choose_main::MainOrder;
+use crate::config::Config;
+use crate::dedup::{self, ClusterMode, Measure, Signer};
+use crate::error::{Error, Result};
+use crate::extract::Cascade;
+use crate::group::GroupDepth;
+use crate::normalize::Preset;
+use crate::pipeline::{self, DuplicatePolicy};
+use crate::source::{self, Manifest};
+
+#[derive(Debug, Parser)]
+#[command(name = "thresher", version, about = "Separate grain from chaff: boilerplate removal and near-duplicate detection for crawled web pages")]
+pub struct Cli {
+    /// More log output (-v info, -vv debug).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// YAML configuration file overlaying the defaults (see ARCHITECTURE.md).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Extract the main text of pages → JSONL, one record per page.
+    Extract {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Output file (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Find near-duplicate clusters among JSONL documents (`text` plus `id`/`path`/`url`).
+    Dedup {
+        /// JSONL files (`.jsonl` or `.jsonl.gz`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        dedup: DedupArgs,
+        /// Output file for clusters (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Print the LSH parameters and the candidate-probability curve, then the run's counters.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// The whole pipeline: extract, dedup, choose main documents.
+    Run {
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        dedup: DedupArgs,
+        /// Output directory: pages.jsonl, clusters.jsonl, summary.json.
+        #[arg(long)]
+        out: PathBuf,
+        /// What pages.jsonl holds for non-main cluster members: `keep` them (marked by
+        /// `is_main: false`) or `drop` them.
+        #[arg(long, default_value = "keep", value_parser = ["keep", "mark", "drop"])]
+        duplicates: String,
+    },
+}
+
+#[derive(Debug, Args)]
+struct InputArgs {
+    /// Files or directories (recursive): *.html, *.htm, *.html.gz, *.warc, *.warc.gz.
+    /// Without paths, the manifest's entries are read.
+    paths: Vec<PathBuf>,
+    /// JSONL manifest: path (relative to the manifest), url, fetched_at, popularity, content_type.
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+    /// URL-prefix group depth: `parent` (up to the last segment) or a number of directories.
+    #[arg(long)]
+    group_depth: Option<GroupDepth>,
+}
+
+#[derive(Debug, Args)]
+struct DedupArgs {
+    /// Similarity at or above which documents are near-duplicates.
+    #[arg(long)]
+    threshold: Option<f64>,
+    /// MinHash signature length.
+    #[arg(long)]
+    num_perm: Option<usize>,
+    /// Words per shingle.
+    #[arg(long)]
+    shingle_length: Option<usize>,
+    /// Normalization preset: `default` (lower-case, ё→е, numbers dropped) or `words`.
+    #[arg(long)]
+    normalize: Option<Preset>,
+    /// Similarity measure: jaccard, dice, containment.
+    #[arg(long)]
+    measure: Option<Measure>,
+    /// Clusters: `strict` (every member similar to the main) or `components`.
+    #[arg(long)]
+    mode: Option<ClusterMode>,
+    /// Main-document criteria in order, e.g. `fetched_at,popularity,boilerplate`.
+    #[arg(long)]
+    main_order: Option<MainOrder>,
+}
+
+impl DedupArgs {
+    fn apply(&self, config: &mut Config) -> Result<()> {
+        let d = &mut config.dedup;
+        if let Some(t) = self.threshold {
+            if !(0.0..=1.0).contains(&t) {
+                return Err(Error::Config(format!("--threshold must be within 0..1, not {t}")));
+            }
+            d.threshold = t;
+        }
+        if let Some(n) = self.num_perm {
+            if n == 0 {
+                return Err(Error::Config("--num-perm must be at least 1".into()));
+            }
+            d.num_perm = n;
+        }
+        if let Some(n) = self.shingle_length {
+            if n == 0 {
+                return Err(Error::Config("--shingle-length must be at least 1".into()));
+            }
+            d.shingle.length = n;
+        }
+        if let Some(p) = self.normalize {
+            d.normalize = p;
+        }
+        if let Some(m) = self.measure {
+            d.measure = m;
+        }
+        if let Some(m) = self.mode {
+            d.mode = m;
+        }
+        if let Some(o) = &self.main_order {
+            d.main_order = o.clone();
+        }
+        Ok(())
+    }
+}
+
+/// Entry point of the binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let level = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("THRESHER_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = match len {
+        Some(n) => indicatif::ProgressBar::new(n as u64),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} pages {per_sec} eta {eta} {wide_bar}")
+            .expect("valid template"),
+    );
+    bar
+}
+
+fn load_inputs(input: &InputArgs, config: &mut Config) -> Result<source::Inputs> {
+    if let Some(d) = input.group_depth {
+        config.group_depth = d;
+    }
+    let manifest = input.manifest.as_deref().map(Manifest::load).transpose()?;
+    if input.paths.is_empty() && manifest.is_none() {
+        return Err(Error::Config("give PATHs or a --manifest".into()));
+    }
+    Ok(source::discover(&input.paths, manifest.as_ref()))
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let mut config = match &cli.config {
+        Some(p) => Config::load(p)?,
+        None => Config::default(),
+    };
+    let mut pool = rayon::ThreadPoolBuilder::new().stack_size(16 << 20);
+    if let Some(n) = cli.threads {
+        pool = pool.num_threads(n);
+    }
+    pool.build_global()
+        .map_err(|e| Error::Config(format!("thread pool: {e}")))?;
+
+    match cli.command {
+        Command::Extract { input, output } => {
+            let inputs = load_inputs(&input, &mut config)?;
+            let cascade = Cascade::local(config.heuristic.clone());
+            let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
+            let mut out = pipeline::open_output(output.as_deref())?;
+            let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
+            let summary = pipeline::run_extract(inputs, &config, &cascade, &mut *out, &out_name, &bar)?;
+            bar.finish_and_clear();
+            tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
+            Ok(exit_for(summary.failed))
+        }
+        Command::Run {
+            input,
+            dedup,
+            out,
+            duplicates,
+        } => {
+            dedup.apply(&mut config)?;
+            let inputs = load_inputs(&input, &mut config)?;
+            let cascade = Cascade::local(config.heuristic.clone());
+            let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
+            let policy = if duplicates == "drop" {
+                DuplicatePolicy::Drop
+            } else {
+                DuplicatePolicy::Keep
+            };
+            let summary = pipeline::run_pipeline(inputs, &config, &cascade, &out, policy, &bar)?;
+            bar.finish_and_clear();
+            eprintln!(
+                "{} pages ({} failed) in {:.2} s, {} clusters, {} duplicates → {}",
+                summary.pages,
+                summary.failed,
+                summary.timings_s.get("total").copied().unwrap_or_default(),
+                summary.dedup.as_ref().map_or(0, |d| d.clusters),
+                summary.dedup.as_ref().map_or(0, |d| d.duplicates),
+                out.display()
+            );
+            Ok(exit_for(summary.failed))
+        }
+        Command::Dedup {
+            files,
+            dedup: args,
+            output,
+            explain,
+        } => {
+            args.apply(&mut config)?;
+            let banding = config.dedup.banding();
+            if explain {
+                eprintln!(
+                    "threshold {} · {} permutations · {} bands × {} rows · shingles of {} words",
+                    config.dedup.threshold, config.dedup.num_perm, banding.bands, banding.rows, config.dedup.shingle.length
+                );
+                eprintln!("P[candidate] by similarity:");
+                for j in [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0] {
+                    eprintln!("  J = {j:.2}: {:.4}", banding.candidate_probability(j));
+                }
+            }
+            let start = std::time::Instant::now();
+            let signer = Signer::new(&config.dedup);
+            let (docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
+            let signed_at = start.elapsed();
+            let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
+            let mut out = pipeline::open_output(output.as_deref())?;
+            let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
+            pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;
+            if skipped > 0 {
+                eprintln!("warning: {skipped} lines had no text key (id, path or url) or were error records; skipped");
+            }
+            if explain {
+                eprintln!(
+                    "{} documents ({} signed) read and signed in {:.3} s; {} candidate pairs, {} verified; {} clusters, {} duplicates; total {:.3} s",
+                    stats.documents,
+                    stats.signed,
+                    signed_at.as_secs_f64(),
+                    stats.candidate_pairs,
+                    stats.verified_pairs,
+                    stats.clusters,
+                    stats.duplicates,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn exit_for(failed: usize) -> ExitCode {
+    if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,70 @@
+//! All tunables in one place, with documented defaults. A YAML file (`--config FILE`)
+//! overlays the defaults; command-line flags overlay the file.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dedup::DedupConfig;
+use crate::error::{Error, Result};
+use crate::extract::heuristic::HeuristicConfig;
+use crate::group::GroupDepth;
+
+/// The whole configuration of a run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// How much of the URL path forms the group key (`parent` = up to the last segment).
+    pub group_depth: GroupDepth,
+    /// Bytes of one page (after decompression) beyond which the rest is ignored: bounds
+    /// memory and time on huge pages, which still yield their beginning.
+    pub max_page_bytes: usize,
+    /// Local heuristic extractor.
+    pub heuristic: HeuristicConfig,
+    /// Near-duplicate detection.
+    pub dedup: DedupConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            group_depth: GroupDepth::Parent,
+            max_page_bytes: 32 << 20,
+            heuristic: HeuristicConfig::default(),
+            dedup: DedupConfig::default(),
+        }
+    }
+}
+
+impl Config {
+    /// Read a YAML configuration file over the defaults. Unknown keys are errors (a typo
+    /// must not silently leave a default in place).
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        serde_norway::from_str(&text).map_err(|source| Error::ConfigFile {
+            path: path.to_owned(),
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_overlays_defaults_and_rejects_typos() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("good.yaml");
+        std::fs::write(&good, "dedup:\n  threshold: 0.85\n").unwrap();
+        let c = Config::load(&good).unwrap();
+        assert_eq!(c.dedup.threshold, 0.85);
+        assert_eq!(c.dedup.num_perm, DedupConfig::default().num_perm);
+
+        let bad = dir.path().join("bad.yaml");
+        std::fs::write(&bad, "dedup:\n  treshold: 0.85\n").unwrap();
+        let err = Config::load(&bad).unwrap_err().to_string();
+        assert!(err.contains("bad.yaml") && err.contains("treshold"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
+    }
+}

@@ -1,0 +1,167 @@
+//! Word shingles (algorithms.md §3): runs of `length` consecutive normalized words,
+//! starting every `offset` words, each hashed to 64 bits (xxh3) — or to CRC32 where a
+//! design asks for it, knowing that 32-bit hashes collide beyond ~67,000 shingles.
+//! A document's shingles are returned sorted and deduplicated, so that comparing two
+//! documents is a merge.
+
+use crate::normalize::Normalizer;
+
+/// Hash width of shingles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShingleHash {
+    #[default]
+    Xxh3_64,
+    Crc32,
+}
+
+/// Shingling parameters.
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ShingleConfig {
+    /// Words per shingle.
+    pub length: usize,
+    /// Words between the starts of consecutive shingles (1 = every shingle).
+    pub offset: usize,
+    pub hash: ShingleHash,
+}
+
+impl Default for ShingleConfig {
+    fn default() -> Self {
+        ShingleConfig {
+            length: 5,
+            offset: 1,
+            hash: ShingleHash::Xxh3_64,
+        }
+    }
+}
+
+/// The sorted, deduplicated shingle hashes of `text`. A text shorter than one shingle
+/// yields one shingle of all its words; an empty text yields none.
+pub fn shingles(normalizer: &Normalizer, text: &str, config: &ShingleConfig) -> Vec<u64> {
+    let length = config.length.max(1);
+    let offset = config.offset.max(1);
+    let mut out = Vec::new();
+    match config.hash {
+        ShingleHash::Xxh3_64 => {
+            let mut words: Vec<u64> = Vec::new();
+            normalizer.for_each_token(text, |t| words.push(xxhash_rust::xxh3::xxh3_64(t.as_bytes())));
+            let mut buf = Vec::with_capacity(length * 8);
+            for window in windows(words.len(), length, offset) {
+                buf.clear();
+                for w in &words[window] {
+                    buf.extend_from_slice(&w.to_le_bytes());
+                }
+                out.push(xxhash_rust::xxh3::xxh3_64(&buf));
+            }
+        }
+        ShingleHash::Crc32 => {
+            let mut words: Vec<String> = Vec::new();
+            normalizer.for_each_token(text, |t| words.push(t.to_string()));
+            for window in windows(words.len(), length, offset) {
+                let mut h = crc32fast::Hasher::new();
+                for (i, w) in words[window].iter().enumerate() {
+                    if i > 0 {
+                        h.update(b" ");
+                    }
+                    h.update(w.as_bytes());
+                }
+                out.push(h.finalize() as u64);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn windows(n: usize, length: usize, offset: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let count = if n == 0 { 0 } else if n < length { 1 } else { n - length + 1 };
+    (0..count)
+        .step_by(offset)
+        .map(move |start| start..(start + length).min(n))
+}
+
+/// Jaccard resemblance |A∩B| / |A∪B| of two sorted sets.
+pub fn jaccard(a: &[u64], b: &[u64]) -> f64 {
+    let common = intersection(a, b);
+    let union = a.len() + b.len() - common;
+    if union == 0 {
+        1.0
+    } else {
+        common as f64 / union as f64
+    }
+}
+
+/// Sørensen–Dice 2|A∩B| / (|A|+|B|).
+pub fn dice(a: &[u64], b: &[u64]) -> f64 {
+    let total = a.len() + b.len();
+    if total == 0 {
+        1.0
+    } else {
+        2.0 * intersection(a, b) as f64 / total as f64
+    }
+}
+
+/// Containment |A∩B| / |A|: how much of `a` is inside `b`.
+pub fn containment(a: &[u64], b: &[u64]) -> f64 {
+    if a.is_empty() {
+        1.0
+    } else {
+        intersection(a, b) as f64 / a.len() as f64
+    }
+}
+
+/// Size of the intersection of two sorted, deduplicated sets (a merge).
+pub fn intersection(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::{Normalizer, Preset};
+
+    fn sh(text: &str, length: usize, offset: usize, hash: ShingleHash) -> Vec<u64> {
+        let n = Normalizer::preset(Preset::Words);
+        shingles(&n, text, &ShingleConfig { length, offset, hash })
+    }
+
+    #[test]
+    fn shingle_count_follows_length_and_offset() {
+        let text = "a b c d e f g";
+        assert_eq!(sh(text, 3, 1, ShingleHash::Xxh3_64).len(), 5);
+        assert_eq!(sh(text, 3, 2, ShingleHash::Xxh3_64).len(), 3);
+        assert_eq!(sh("a b", 5, 1, ShingleHash::Xxh3_64).len(), 1);
+        assert!(sh("", 5, 1, ShingleHash::Crc32).is_empty());
+        assert_eq!(sh(text, 3, 1, ShingleHash::Crc32).len(), 5);
+    }
+
+    #[test]
+    fn similarity_measures() {
+        let a = [1, 2, 3, 4];
+        let b = [3, 4, 5, 6];
+        assert_eq!(jaccard(&a, &b), 2.0 / 6.0);
+        assert_eq!(dice(&a, &b), 0.5);
+        assert_eq!(containment(&[3, 4], &a), 1.0);
+    }
+
+    #[test]
+    fn normalization_makes_case_and_punctuation_irrelevant() {
+        let a = sh("The Quick, brown fox; jumps over the lazy dog!", 3, 1, ShingleHash::Xxh3_64);
+        let b = sh("the quick brown fox jumps over the lazy dog", 3, 1, ShingleHash::Xxh3_64);
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,438 @@
+//! html5ever → a flat, `Send` page model that the extractors share: block-level
+//! elements in document order (an arena with parent links), and text blocks, each
+//! with its word and link-word counts. The tree is walked once, iteratively (pages
+//! nested 100,000 deep must not overflow the stack), and the RcDom is dropped right
+//! after, so the rest of the pipeline works on compact data.
+
+use html5ever::tendril::TendrilSink;
+use html5ever::ParseOpts;
+use markup5ever_rcdom::{Handle, NodeData, RcDom};
+
+/// Index of an element in [`PageDom::elements`].
+pub type ElemId = u32;
+/// No element (the parent of the root).
+pub const NO_ELEM: ElemId = u32::MAX;
+
+/// A block-level element (`div`, `p`, `td`, `article`, …).
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// Lower-case tag name.
+    pub tag: Box<str>,
+    pub parent: ElemId,
+    /// One past the index of the last descendant: `e < d < end` iff `d` is inside `e`.
+    pub end: ElemId,
+    /// Lower-cased `id` and `class` attribute values joined by a space.
+    pub id_class: Box<str>,
+    /// `itemprop`/`role` values, lower-cased (e.g. `articlebody`, `main`).
+    pub role: Box<str>,
+}
+
+/// What kind of element a block of text comes from; decides how it is written out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockKind {
+    Paragraph,
+    Heading(u8),
+    ListItem,
+    Preformatted,
+    TableCell,
+    Other,
+}
+
+/// A run of text between block-level boundaries.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Whitespace-collapsed text (newlines kept inside `<pre>` and at `<br>`).
+    pub text: String,
+    pub words: u32,
+    /// Words inside `<a href>`.
+    pub link_words: u32,
+    /// Innermost block-level element containing the block.
+    pub elem: ElemId,
+    pub kind: BlockKind,
+}
+
+/// The page as the extractors see it.
+#[derive(Debug, Default)]
+pub struct PageDom {
+    pub elements: Vec<Element>,
+    pub blocks: Vec<Block>,
+    /// `<title>` text.
+    pub title: String,
+    /// `og:title` / `twitter:title` meta content.
+    pub meta_title: Option<String>,
+    /// The `<body>` element, if there was one with content.
+    pub body: Option<ElemId>,
+    /// Elements nested deeper than [`MAX_DEPTH`] were flattened into their ancestor.
+    pub truncated_depth: bool,
+    /// Number of `<frame>`/`<iframe>` elements (a page that is only frames has no text).
+    pub frames: u32,
+}
+
+impl PageDom {
+    /// Total words of all visible blocks.
+    pub fn visible_words(&self) -> u64 {
+        self.blocks.iter().map(|b| b.words as u64).sum()
+    }
+
+    /// Whether element `inner` is `outer` or inside it.
+    pub fn contains(&self, outer: ElemId, inner: ElemId) -> bool {
+        outer <= inner && inner < self.elements[outer as usize].end
+    }
+}
+
+/// Elements deeper than this are not given their own arena entry (their text still
+/// counts, attributed to the ancestor at this depth): real pages stay far below it, and
+/// it bounds the work on pathological nesting.
+pub const MAX_DEPTH: usize = 512;
+
+/// Parse `html` and build the page model.
+pub fn parse(html: &str) -> PageDom {
+    let dom = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(html);
+    let page = Builder::default().build(&dom.document);
+    drop(dom);
+    page
+}
+
+enum TagClass {
+    /// Not visible text (script, style, head matter, form controls).
+    Skip,
+    Block(BlockKind),
+    Inline,
+    Link,
+    Br,
+    Title,
+    Meta,
+    Frame,
+}
+
+fn classify(tag: &str) -> TagClass {
+    use BlockKind::*;
+    match tag {
+        "script" | "style" | "noscript" | "template" | "svg" | "math" | "object" | "embed"
+        | "canvas" | "select" | "option" | "button" | "input" | "textarea" | "video" | "audio"
+        | "map" | "datalist" | "link" | "base" | "head" => TagClass::Skip,
+        "iframe" | "frame" | "frameset" => TagClass::Frame,
+        "title" => TagClass::Title,
+        "meta" => TagClass::Meta,
+        "a" => TagClass::Link,
+        "br" => TagClass::Br,
+        "p" => TagClass::Block(Paragraph),
+        "h1" => TagClass::Block(Heading(1)),
+        "h2" => TagClass::Block(Heading(2)),
+        "h3" => TagClass::Block(Heading(3)),
+        "h4" => TagClass::Block(Heading(4)),
+        "h5" => TagClass::Block(Heading(5)),
+        "h6" => TagClass::Block(Heading(6)),
+        "li" | "dt" | "dd" => TagClass::Block(ListItem),
+        "pre" => TagClass::Block(Preformatted),
+        "td" | "th" | "caption" => TagClass::Block(TableCell),
+        "html" | "body" | "div" | "section" | "article" | "main" | "header" | "footer" | "nav"
+        | "aside" | "blockquote" | "ul" | "ol" | "dl" | "table" | "tbody" | "thead" | "tfoot"
+        | "tr" | "form" | "fieldset" | "figure" | "figcaption" | "address" | "center"
+        | "details" | "summary" | "hgroup" | "hr" | "menu" | "dir" | "legend" | "dialog"
+        | "noframes" | "search" => TagClass::Block(Other),
+        _ => TagClass::Inline,
+    }
+}
+
+enum Step {
+    Enter(Handle, usize),
+    /// Leaving a block-level element: restore the enclosing one.
+    ExitBlock {
+        restore: ElemId,
+        restore_kind: Option<BlockKind>,
+        was_pre: bool,
+    },
+    ExitLink,
+}
+
+#[derive(Default)]
+struct Builder {
+    page: PageDom,
+    text: String,
+    words: u32,
+    link_words: u32,
+    /// Whether the last char pushed to `text` was whitespace (for collapsing).
+    space_pending: bool,
+    current: ElemId,
+    kind: Option<BlockKind>,
+    link_depth: u32,
+    pre_depth: u32,
+}
+
+impl Builder {
+    fn build(mut self, document: &Handle) -> PageDom {
+        self.current = NO_ELEM;
+        let mut stack = vec![Step::Enter(document.clone(), 0)];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Enter(node, depth) => self.enter(&node, depth, &mut stack),
+                Step::ExitBlock {
+                    restore,
+                    restore_kind,
+                    was_pre,
+                } => {
+                    self.flush();
+                    let id = self.current;
+                    if id != NO_ELEM {
+                        self.page.elements[id as usize].end = self.page.elements.len() as ElemId;
+                    }
+                    self.current = restore;
+                    self.kind = restore_kind;
+                    if was_pre {
+                        self.pre_depth -= 1;
+                    }
+                }
+                Step::ExitLink => self.link_depth -= 1,
+            }
+        }
+        self.flush();
+        self.page
+    }
+
+    fn enter(&mut self, node: &Handle, depth: usize, stack: &mut Vec<Step>) {
+        match &node.data {
+            NodeData::Document => push_children(node, depth, stack),
+            NodeData::Text { contents } => {
+                let contents = contents.borrow();
+                self.push_text(&contents);
+            }
+            NodeData::Element { name, attrs, .. } => {
+                let tag: &str = &name.local;
+                let attrs = attrs.borrow();
+                let attr = |n: &str| {
+                    attrs
+                        .iter()
+                        .find(|a| &*a.name.local == n)
+                        .map(|a| &*a.value)
+                };
+                if is_hidden(&attr) {
+                    return;
+                }
+                match classify(tag) {
+                    TagClass::Skip => {}
+                    TagClass::Frame => self.page.frames += 1,
+                    TagClass::Title => {
+                        if self.page.title.is_empty() {
+                            self.page.title = collapse(&text_of(node));
+                        }
+                    }
+                    TagClass::Meta => {
+                        let prop = attr("property").or_else(|| attr("name")).unwrap_or("");
+                        if matches!(prop, "og:title" | "twitter:title") && self.page.meta_title.is_none() {
+                            self.page.meta_title = attr("content").map(collapse);
+                        }
+                    }
+                    TagClass::Br => {
+                        if !self.text.is_empty() {
+                            self.text.push('\n');
+                            self.space_pending = false;
+                        }
+                    }
+                    TagClass::Link => {
+                        if attr("href").is_some() {
+                            self.link_depth += 1;
+                            stack.push(Step::ExitLink);
+                        }
+                        push_children(node, depth, stack);
+                    }
+                    TagClass::Inline => push_children(node, depth, stack),
+                    TagClass::Block(kind) => {
+                        self.flush();
+                        if depth >= MAX_DEPTH {
+                            self.page.truncated_depth = true;
+                            push_children(node, depth, stack);
+                            return;
+                        }
+                        let id = self.page.elements.len() as ElemId;
+                        let mut id_class = String::new();
+                        for n in ["id", "class"] {
+                            if let Some(v) = attr(n) {
+                                if !id_class.is_empty() {
+                                    id_class.push(' ');
+                                }
+                                id_class.push_str(&v.to_lowercase());
+                            }
+                        }
+                        let mut role = String::new();
+                        for n in ["itemprop", "role"] {
+                            if let Some(v) = attr(n) {
+                                role.push_str(&v.to_lowercase());
+                                role.push(' ');
+                            }
+                        }
+                        self.page.elements.push(Element {
+                            tag: tag.into(),
+                            parent: self.current,
+                            end: id + 1,
+                            id_class: id_class.into(),
+                            role: role.trim_end().into(),
+                        });
+                        if tag == "body" && self.page.body.is_none() {
+                            self.page.body = Some(id);
+                        }
+                        let was_pre = kind == BlockKind::Preformatted;
+                        if was_pre {
+                            self.pre_depth += 1;
+                        }
+                        stack.push(Step::ExitBlock {
+                            restore: self.current,
+                            restore_kind: self.kind,
+                            was_pre,
+                        });
+                        self.current = id;
+                        self.kind = Some(kind);
+                        push_children(node, depth + 1, stack);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn push_text(&mut self, s: &str) {
+        let in_link = self.link_depth > 0;
+        let mut in_word = false;
+        for c in s.chars() {
+            if c.is_whitespace() {
+                in_word = false;
+                if self.pre_depth > 0 && c == '\n' {
+                    self.text.push('\n');
+                    self.space_pending = false;
+                } else if !self.text.is_empty() && !self.text.ends_with('\n') {
+                    self.space_pending = true;
+                }
+                continue;
+            }
+            if self.space_pending {
+                self.text.push(' ');
+                self.space_pending = false;
+            }
+            self.text.push(c);
+            let word_char = c.is_alphanumeric();
+            if word_char && !in_word {
+                self.words += 1;
+                if in_link {
+                    self.link_words += 1;
+                }
+            }
+            in_word = word_char;
+        }
+    }
+
+    /// End the current block (if it has any text) at a block-level boundary.
+    fn flush(&mut self) {
+        self.space_pending = false;
+        if self.words == 0 && self.text.trim().is_empty() {
+            self.text.clear();
+            return;
+        }
+        let text = std::mem::take(&mut self.text);
+        let text = text.trim_end_matches(['\n', ' ']).to_string();
+        let elem = if self.current == NO_ELEM { 0 } else { self.current };
+        if self.page.elements.is_empty() {
+            // Text before any element (only possible in odd documents): give it a root.
+            self.page.elements.push(Element {
+                tag: "html".into(),
+                parent: NO_ELEM,
+                end: 1,
+                id_class: "".into(),
+                role: "".into(),
+            });
+        }
+        self.page.blocks.push(Block {
+            text,
+            words: self.words,
+            link_words: self.link_words,
+            elem,
+            kind: self.kind.unwrap_or(BlockKind::Other),
+        });
+        self.words = 0;
+        self.link_words = 0;
+    }
+}
+
+fn push_children(node: &Handle, depth: usize, stack: &mut Vec<Step>) {
+    for child in node.children.borrow().iter().rev() {
+        stack.push(Step::Enter(child.clone(), depth));
+    }
+}
+
+/// `hidden`, `aria-hidden="true"`, `style="display:none"`: not shown to a reader.
+fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
+    if attr("hidden").is_some() {
+        return true;
+    }
+    if attr("aria-hidden").is_some_and(|v| v.eq_ignore_ascii_case("true")) {
+        return true;
+    }
+    attr("style").is_some_and(|s| {
+        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        s.contains("display:none") || s.contains("visibility:hidden")
+    })
+}
+
+/// All text below a node (used for `<title>`), iteratively.
+fn text_of(node: &Handle) -> String {
+    let mut out = String::new();
+    let mut stack = vec![node.clone()];
+    while let Some(n) = stack.pop() {
+        if let NodeData::Text { contents } = &n.data {
+            out.push_str(&contents.borrow());
+        }
+        for c in n.children.borrow().iter().rev() {
+            stack.push(c.clone());
+        }
+    }
+    out
+}
+
+/// Collapse whitespace runs to one space and trim.
+pub fn collapse(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_split_at_block_elements_and_count_links() {
+        let page = parse(
+            "<html><head><title> T  x </title></head><body><div id=Main class='A b'>\
+             <p>One two <b>three</b></p><ul><li><a href=/x>four five</a> six</li></ul>\
+             <script>var no = 1;</script></div></body></html>",
+        );
+        assert_eq!(page.title, "T x");
+        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["One two three", "four five six"]);
+        assert_eq!(page.blocks[1].link_words, 2);
+        assert_eq!(page.blocks[1].words, 3);
+        assert_eq!(page.blocks[1].kind, BlockKind::ListItem);
+        let div = page.elements.iter().find(|e| &*e.tag == "div").unwrap();
+        assert_eq!(&*div.id_class, "main a b");
+    }
+
+    #[test]
+    fn hidden_elements_are_skipped() {
+        let page = parse("<p>seen</p><p style='display: none'>unseen</p><p hidden>no</p>");
+        assert_eq!(page.blocks.len(), 1);
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow_and_keeps_text() {
+        let depth = 100_000;
+        let html = format!("{}deep text{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        let page = parse(&html);
+        assert!(page.truncated_depth);
+        assert_eq!(page.blocks.len(), 1);
+        assert_eq!(page.blocks[0].text, "deep text");
+    }
+}

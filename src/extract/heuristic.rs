@@ -1,0 +1,249 @@
+//! The local, single-page extractor (boilerpipe's idea, algorithms.md §2): text comes in
+//! blocks; long blocks with few link words are content, link lists and short fragments
+//! are boilerplate, and boilerplate and content sit in different subtrees.
+//!
+//! 1. Each text block gets a value: its non-link words if it is long and not link-dense
+//!    (content evidence), minus its words if it is link-dense or sits in an element whose
+//!    tag/class/id says boilerplate (`nav`, `footer`, `sidebar`, `меню`…), minus half its
+//!    words if it is short.
+//! 2. Values are summed bottom-up over the block-level elements; the element with the
+//!    largest sum is the content container: going up from it adds more boilerplate than
+//!    content, going down loses content.
+//! 3. The container's blocks are written out in document order, except link-dense
+//!    blocks and blocks inside boilerplate-marked sub-elements.
+
+use super::dom::{Block, BlockKind, ElemId, PageDom, NO_ELEM};
+use super::{Extracted, Extractor, PageContext};
+
+/// Parameters of the local heuristic, with the defaults documented in ARCHITECTURE.md.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HeuristicConfig {
+    /// A block with at least this many non-link words is content evidence.
+    pub min_content_words: u32,
+    /// Blocks whose share of link words exceeds this are link lists (boilerplate).
+    pub max_link_density: f64,
+    /// Weight of a short (non-content, non-link) block's words against the container.
+    pub short_block_penalty: f64,
+}
+
+impl Default for HeuristicConfig {
+    fn default() -> Self {
+        HeuristicConfig {
+            min_content_words: 10,
+            max_link_density: 0.5,
+            short_block_penalty: 0.5,
+        }
+    }
+}
+
+/// The local heuristic as an [`Extractor`]; it always answers.
+pub struct Heuristic {
+    config: HeuristicConfig,
+}
+
+impl Heuristic {
+    pub fn new(config: HeuristicConfig) -> Self {
+        Heuristic { config }
+    }
+}
+
+impl Extractor for Heuristic {
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+
+    fn extract(&self, page: &PageDom, _ctx: &PageContext<'_>) -> Option<Extracted> {
+        Some(extract(page, &self.config))
+    }
+}
+
+/// Class/id vocabulary of boilerplate containers (English and Russian), matched as
+/// substrings of the lower-cased `id class` value.
+const BOILERPLATE_WORDS: &[&str] = &[
+    "nav", "menu", "footer", "header", "sidebar", "side-bar", "breadcrumb", "banner", "cookie",
+    "advert", "-ad-", "ads", "promo", "sponsor", "social", "share", "sharing", "related",
+    "recommend", "popular", "widget", "subscribe", "newsletter", "signup", "login", "copyright",
+    "pagination", "pager", "toolbar", "masthead", "skip", "tags", "rubric", "comment-form",
+    "reply", "disqus", "popup", "modal", "consent", "gdpr", "meta-info", "byline", "author-bio",
+    "меню", "подвал", "шапка", "реклама",
+];
+
+/// Vocabulary that says "this is the content", overriding the list above (a
+/// `content-with-sidebar` wrapper is not boilerplate).
+const CONTENT_WORDS: &[&str] = &[
+    "article", "content", "main", "post", "entry", "story", "body", "text", "statya", "novost",
+];
+
+fn is_boilerplate_element(tag: &str, id_class: &str, role: &str) -> bool {
+    match tag {
+        "nav" | "footer" | "aside" | "header" | "menu" => return true,
+        "body" | "html" | "main" | "article" => return false,
+        _ => {}
+    }
+    if role.contains("navigation") || role.contains("banner") || role.contains("contentinfo")
+        || role.contains("complementary")
+    {
+        return true;
+    }
+    if role.contains("articlebody") || role.contains("main") {
+        return false;
+    }
+    if id_class.is_empty() {
+        return false;
+    }
+    BOILERPLATE_WORDS.iter().any(|w| id_class.contains(w))
+        && !CONTENT_WORDS.iter().any(|w| id_class.contains(w))
+}
+
+/// Run the heuristic on a page.
+pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
+    if page.blocks.is_empty() {
+        let reason = if page.frames > 0 {
+            "page has no text of its own (only frames)"
+        } else {
+            "page has no visible text"
+        };
+        return Extracted {
+            empty_reason: Some(reason.into()),
+            ..Extracted::default()
+        };
+    }
+    let n = page.elements.len();
+    // Nearest boilerplate-marked ancestor-or-self of every element (elements are in
+    // document order, so parents come first).
+    let mut marked = vec![NO_ELEM; n];
+    for (i, e) in page.elements.iter().enumerate() {
+        marked[i] = if is_boilerplate_element(&e.tag, &e.id_class, &e.role) {
+            i as ElemId
+        } else if e.parent != NO_ELEM {
+            marked[e.parent as usize]
+        } else {
+            NO_ELEM
+        };
+    }
+
+    let mut sum = vec![0f64; n];
+    let mut has_content = false;
+    for b in &page.blocks {
+        let v = block_value(b, marked[b.elem as usize] != NO_ELEM, config);
+        has_content |= v > 0.0;
+        sum[b.elem as usize] += v;
+    }
+    for i in (0..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM {
+            sum[p as usize] += sum[i];
+        }
+    }
+
+    let container = if has_content {
+        // Largest sum; among equal sums the innermost (later in document order).
+        let mut best = 0usize;
+        for i in 0..n {
+            if sum[i] >= sum[best] && (sum[i] > sum[best] || page.contains(best as ElemId, i as ElemId)) {
+                best = i;
+            }
+        }
+        best as ElemId
+    } else {
+        // No long text anywhere: keep what is not boilerplate in the whole body.
+        page.body.unwrap_or(0)
+    };
+
+    let mut text = String::new();
+    let mut kept_words = 0u64;
+    for b in &page.blocks {
+        if !page.contains(container, b.elem) {
+            continue;
+        }
+        let m = marked[b.elem as usize];
+        if m != NO_ELEM && m != container && page.contains(container, m) {
+            continue;
+        }
+        if link_density(b) > config.max_link_density {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&b.text);
+        kept_words += b.words as u64;
+    }
+    let empty_reason = text
+        .is_empty()
+        .then(|| "no block passed the content tests (only links or boilerplate)".to_string());
+    Extracted {
+        text,
+        kept_words,
+        empty_reason,
+    }
+}
+
+fn link_density(b: &Block) -> f64 {
+    if b.words == 0 {
+        0.0
+    } else {
+        b.link_words as f64 / b.words as f64
+    }
+}
+
+fn block_value(b: &Block, in_boilerplate: bool, config: &HeuristicConfig) -> f64 {
+    let words = b.words as f64;
+    if in_boilerplate || link_density(b) > config.max_link_density {
+        return -words;
+    }
+    let own = (b.words - b.link_words) as f64;
+    if b.words - b.link_words >= config.min_content_words && b.kind != BlockKind::TableCell
+        || b.words - b.link_words >= config.min_content_words * 2
+    {
+        own
+    } else {
+        -words * config.short_block_penalty
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::dom::parse;
+    use super::*;
+
+    const ARTICLE: &str = "This paragraph is the long body of the article and it goes on for many words to look real.";
+
+    fn run(html: &str) -> Extracted {
+        extract(&parse(html), &HeuristicConfig::default())
+    }
+
+    #[test]
+    fn content_is_kept_and_navigation_dropped() {
+        let html = format!(
+            "<body><nav><a href=/>Home</a> <a href=/a>About us and the team</a></nav>\
+             <div class=sidebar><p>Our sidebar tells you about the company and its long history of things.</p></div>\
+             <div class=post><h2>Sub heading</h2><p>{ARTICLE}</p><p>{ARTICLE} Again.</p></div>\
+             <footer>Copyright 2025 Example Corporation, all rights reserved worldwide forever.</footer></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Sub heading"), "{}", out.text);
+        assert!(out.text.contains("Again."));
+        assert!(!out.text.contains("Home"));
+        assert!(!out.text.contains("sidebar"));
+        assert!(!out.text.contains("Copyright"));
+    }
+
+    #[test]
+    fn link_lists_inside_content_are_dropped() {
+        let html = format!(
+            "<div><p>{ARTICLE}</p><ul><li><a href=/1>Related one</a></li><li><a href=/2>Related two</a></li></ul></div>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"));
+        assert!(!out.text.contains("Related"));
+    }
+
+    #[test]
+    fn empty_page_says_why() {
+        let out = run("<html><head><title>x</title></head></html>");
+        assert_eq!(out.text, "");
+        assert!(out.empty_reason.is_some());
+    }
+}

@@ -1,0 +1,68 @@
+//! Boilerplate removal. Every method is an [`Extractor`]; a [`Cascade`] asks them in
+//! order (per-site rules → Infholder → local heuristic, as each lands) and the first that
+//! answers wins. The page records which one it was (`method`).
+
+pub mod dom;
+pub mod heuristic;
+pub mod title;
+
+pub use dom::PageDom;
+
+/// What an extractor is told about the page besides its DOM.
+#[derive(Debug, Clone, Copy)]
+pub struct PageContext<'a> {
+    pub url: &'a str,
+    pub group: &'a str,
+}
+
+/// An extractor's answer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extracted {
+    /// Main text, blocks separated by `\n`.
+    pub text: String,
+    /// Words of the page kept as main text (to compute the boilerplate ratio).
+    pub kept_words: u64,
+    /// Why the text is empty, when it is.
+    pub empty_reason: Option<String>,
+}
+
+/// One boilerplate-removal method.
+pub trait Extractor: Send + Sync {
+    /// The `method` recorded for pages this extractor handled.
+    fn name(&self) -> &str;
+    /// `None` when the method does not apply to this page (no rule for the site, no
+    /// template for the group, …), so the next method in the cascade runs.
+    fn extract(&self, page: &PageDom, ctx: &PageContext<'_>) -> Option<Extracted>;
+}
+
+/// Extractors in order of precedence. The last one should always answer.
+pub struct Cascade {
+    steps: Vec<Box<dyn Extractor>>,
+}
+
+impl Cascade {
+    pub fn new(steps: Vec<Box<dyn Extractor>>) -> Self {
+        Cascade { steps }
+    }
+
+    /// The default cascade: the local heuristic alone.
+    pub fn local(config: heuristic::HeuristicConfig) -> Self {
+        Cascade::new(vec![Box::new(heuristic::Heuristic::new(config))])
+    }
+
+    /// Run the cascade; returns the text and the name of the method that produced it.
+    pub fn extract(&self, page: &PageDom, ctx: &PageContext<'_>) -> (Extracted, String) {
+        for step in &self.steps {
+            if let Some(found) = step.extract(page, ctx) {
+                return (found, step.name().to_string());
+            }
+        }
+        (
+            Extracted {
+                empty_reason: Some("no extractor applied".into()),
+                ..Extracted::default()
+            },
+            "none".to_string(),
+        )
+    }
+}

@@ -1,0 +1,112 @@
+//! The records that flow between the pipeline stages. Plain data, no handles into
+//! another stage's internals, so that each stage can also run alone on JSONL.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// One fetched or stored page, before decoding.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The path as the user knows it: the manifest's `path`, else the file path as found
+    /// from the command-line argument (for WARC records: `file.warc.gz#<record number>`).
+    pub path: String,
+    /// Absolute URL of the page.
+    pub url: String,
+    /// When the page was first seen.
+    pub fetched_at: Option<DateTime<Utc>>,
+    /// Popularity of the page or its site (higher is more popular).
+    pub popularity: f64,
+    /// HTTP `Content-Type` (from a manifest or a WARC response), used for the charset.
+    pub content_type: Option<String>,
+    /// Raw bytes of the body, not yet decoded.
+    pub body: Vec<u8>,
+}
+
+/// Why a page produced no record. The `kind` is what `summary.json` counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageError {
+    pub path: String,
+    pub url: String,
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+/// Kinds of per-page failures, counted separately in `summary.json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The file could not be read.
+    Read,
+    /// The gzip stream is corrupt or truncated.
+    Decompress,
+    /// The file is empty.
+    Empty,
+    /// The bytes are not text (binary data).
+    Binary,
+    /// A WARC record could not be parsed.
+    Warc,
+}
+
+impl ErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Read => "read",
+            ErrorKind::Decompress => "decompress",
+            ErrorKind::Empty => "empty",
+            ErrorKind::Binary => "binary",
+            ErrorKind::Warc => "warc",
+        }
+    }
+}
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// The record `thresher extract` writes for each page (one JSON object a line), and the
+/// part of `pages.jsonl` that `thresher run` writes before the dedup fields.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ExtractRecord {
+    pub path: String,
+    pub url: String,
+    /// URL-prefix group of the page (see `group`).
+    pub group: String,
+    pub title: String,
+    /// The main text, blocks separated by `\n`.
+    pub text: String,
+    /// Which extractor produced `text` (e.g. `heuristic`).
+    pub method: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub fetched_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    pub popularity: f64,
+    /// Share of the page's visible words that were removed as boilerplate.
+    pub boilerplate_ratio: f64,
+    /// The encoding the bytes were decoded with, and how it was chosen.
+    pub charset: String,
+    /// When the text is empty: why.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub empty_reason: Option<String>,
+}
+
+/// The record of a page that failed, as written into the JSONL outputs.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorRecord<'a> {
+    pub path: &'a str,
+    pub url: &'a str,
+    pub error: String,
+    pub error_kind: &'static str,
+}
+
+impl<'a> From<&'a PageError> for ErrorRecord<'a> {
+    fn from(e: &'a PageError) -> Self {
+        ErrorRecord {
+            path: &e.path,
+            url: &e.url,
+            error: e.message.clone(),
+            error_kind: e.kind.as_str(),
+        }
+    }
+}

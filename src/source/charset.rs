@@ -1,0 +1,172 @@
+//! Turning page bytes into text: BOM, then the HTTP/manifest `Content-Type` charset,
+//! then a `<meta charset>` / `http-equiv` declaration, then detection (chardetng).
+//!
+//! The BOM wins over the header as in the WHATWG encoding standard: a BOM is never wrong
+//! about the bytes that follow it, while headers often are.
+
+use encoding_rs::{Encoding, UTF_8};
+
+/// How the encoding was chosen; recorded per page so that a wrong decode can be traced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharsetSource {
+    Bom,
+    Header,
+    Meta,
+    Detected,
+}
+
+impl CharsetSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CharsetSource::Bom => "bom",
+            CharsetSource::Header => "header",
+            CharsetSource::Meta => "meta",
+            CharsetSource::Detected => "detected",
+        }
+    }
+}
+
+/// Decoded page text with the encoding used.
+#[derive(Debug)]
+pub struct Decoded {
+    pub text: String,
+    pub encoding: &'static Encoding,
+    pub source: CharsetSource,
+}
+
+impl Decoded {
+    /// `windows-1251 (meta)`: what `ExtractRecord::charset` shows.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.encoding.name().to_ascii_lowercase(), self.source.as_str())
+    }
+}
+
+/// How many leading bytes are searched for a `<meta>` declaration (the HTML standard's
+/// prescan looks at 1024; real pages put long `<head>`s first, so look further).
+const META_PRESCAN_BYTES: usize = 8192;
+
+/// Decode `bytes` as an HTML page. `content_type` is the HTTP header value if known;
+/// `tld` (e.g. `b"ru"`) helps the detector when nothing is declared.
+pub fn decode_html(bytes: &[u8], content_type: Option<&str>, tld: Option<&[u8]>) -> Decoded {
+    let (encoding, source) = choose_encoding(bytes, content_type, tld);
+    // decode_with_bom_removal: the BOM itself is never part of the text.
+    let (text, _) = encoding.decode_with_bom_removal(bytes);
+    Decoded {
+        text: text.into_owned(),
+        encoding,
+        source,
+    }
+}
+
+fn choose_encoding(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    tld: Option<&[u8]>,
+) -> (&'static Encoding, CharsetSource) {
+    if let Some((enc, _)) = Encoding::for_bom(bytes) {
+        return (enc, CharsetSource::Bom);
+    }
+    if let Some(enc) = content_type.and_then(charset_from_content_type) {
+        return (html_override(enc), CharsetSource::Header);
+    }
+    if let Some(enc) = charset_from_meta(&bytes[..bytes.len().min(META_PRESCAN_BYTES)]) {
+        return (html_override(enc), CharsetSource::Meta);
+    }
+    (detect(bytes, tld), CharsetSource::Detected)
+}
+
+/// The HTML standard decodes pages labelled UTF-16 by a meta tag as UTF-8 (a meta tag
+/// that could be read as ASCII cannot be UTF-16), and x-user-defined as windows-1252.
+fn html_override(enc: &'static Encoding) -> &'static Encoding {
+    if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+        UTF_8
+    } else if enc == encoding_rs::X_USER_DEFINED {
+        encoding_rs::WINDOWS_1252
+    } else {
+        enc
+    }
+}
+
+/// `text/html; charset="koi8-r"` → KOI8-R.
+pub fn charset_from_content_type(content_type: &str) -> Option<&'static Encoding> {
+    let lower = content_type.to_ascii_lowercase();
+    let at = lower.find("charset")?;
+    let rest = lower[at + "charset".len()..].trim_start();
+    let rest = rest.strip_prefix('=')?.trim_start();
+    let value: String = rest
+        .trim_start_matches(['"', '\''])
+        .chars()
+        .take_while(|c| !matches!(c, '"' | '\'' | ';' | ',' | ' ' | '\t'))
+        .collect();
+    Encoding::for_label(value.as_bytes())
+}
+
+/// Find a charset declared in a `<meta charset=..>` or
+/// `<meta http-equiv="Content-Type" content="..; charset=..">` tag.
+pub fn charset_from_meta(head: &[u8]) -> Option<&'static Encoding> {
+    let lower: Vec<u8> = head.iter().map(|b| b.to_ascii_lowercase()).collect();
+    let mut from = 0;
+    while let Some(pos) = memchr::memmem::find(&lower[from..], b"<meta") {
+        let start = from + pos + 5;
+        let end = memchr::memchr(b'>', &lower[start..]).map_or(lower.len(), |e| start + e);
+        let tag = String::from_utf8_lossy(&lower[start..end]);
+        if let Some(enc) = charset_from_content_type(&tag) {
+            return Some(enc);
+        }
+        from = end;
+    }
+    None
+}
+
+/// Valid UTF-8 is taken as UTF-8 (the detector would have to agree anyway); otherwise
+/// chardetng guesses among legacy encodings, helped by the top-level domain.
+fn detect(bytes: &[u8], tld: Option<&[u8]>) -> &'static Encoding {
+    if std::str::from_utf8(bytes).is_ok() {
+        return UTF_8;
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(bytes, true);
+    detector.guess(tld, chardetng::Utf8Detection::Allow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_charset_is_parsed_with_quotes_and_case() {
+        let enc = charset_from_content_type("text/html; Charset=\"KOI8-R\"").unwrap();
+        assert_eq!(enc, encoding_rs::KOI8_R);
+        assert!(charset_from_content_type("text/html").is_none());
+    }
+
+    #[test]
+    fn meta_charset_and_http_equiv_are_found() {
+        let a = br#"<html><head><meta charset="windows-1251"><title>x</title>"#;
+        assert_eq!(charset_from_meta(a), Some(encoding_rs::WINDOWS_1251));
+        let b = br#"<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=koi8-r">"#;
+        assert_eq!(charset_from_meta(b), Some(encoding_rs::KOI8_R));
+        assert_eq!(charset_from_meta(b"<meta name=x content=y>"), None);
+    }
+
+    #[test]
+    fn bom_wins_over_header() {
+        let bytes = b"\xEF\xBB\xBFhello";
+        let d = decode_html(bytes, Some("text/html; charset=koi8-r"), None);
+        assert_eq!(d.source, CharsetSource::Bom);
+        assert_eq!(d.text, "hello");
+    }
+
+    #[test]
+    fn undeclared_cp1251_and_koi8_are_detected_as_cyrillic() {
+        let text = "Москва - столица России, крупнейший по численности населения город страны. \
+                    Здесь расположены органы государственной власти и многие музеи.";
+        for enc in [encoding_rs::WINDOWS_1251, encoding_rs::KOI8_R] {
+            let (bytes, _, _) = enc.encode(text);
+            let d = decode_html(&bytes, None, None);
+            assert_eq!(d.source, CharsetSource::Detected);
+            assert_eq!(d.encoding, enc, "detected {}", d.encoding.name());
+            assert_eq!(d.text, text);
+        }
+    }
+}

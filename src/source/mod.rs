@@ -1,0 +1,274 @@
+//! Where pages come from: files and directories (`*.html`, `*.htm`, `*.html.gz`),
+//! WARC files, and a manifest that gives each file its URL, time and popularity.
+//!
+//! Discovery is cheap and sequential (it only lists files); the bytes of each file are
+//! read by the worker that processes the page ([`PageJob::load`]), so reading and
+//! decompression run in parallel and no page body is held longer than its extraction.
+
+pub mod charset;
+pub mod manifest;
+pub mod warc;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use crate::page::{ErrorKind, Page, PageError};
+pub use manifest::Manifest;
+
+/// A page file found on disk, with what is known about it before reading it.
+#[derive(Debug, Clone)]
+pub struct FileInput {
+    pub file: PathBuf,
+    pub path: String,
+    pub url: String,
+    pub fetched_at: Option<DateTime<Utc>>,
+    pub popularity: f64,
+    pub content_type: Option<String>,
+}
+
+/// What the discovery found: page files, WARC files, and arguments that could not be used.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    pub files: Vec<FileInput>,
+    pub warcs: Vec<PathBuf>,
+    pub errors: Vec<PageError>,
+}
+
+/// One unit of work for the extraction workers.
+#[derive(Debug)]
+pub enum PageJob {
+    File(FileInput),
+    Loaded(Page),
+    Failed(PageError),
+}
+
+/// Options for reading pages.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadLimits {
+    /// Bytes of a page (after decompression) beyond which the rest is dropped.
+    pub max_page_bytes: usize,
+}
+
+impl PageJob {
+    /// Read the page's bytes (decompressing `.gz`).
+    pub fn load(self, limits: ReadLimits) -> Result<Page, PageError> {
+        match self {
+            PageJob::Loaded(page) => Ok(page),
+            PageJob::Failed(err) => Err(err),
+            PageJob::File(input) => {
+                let body = read_page_file(&input.file, limits.max_page_bytes).map_err(
+                    |(kind, message)| PageError {
+                        path: input.path.clone(),
+                        url: input.url.clone(),
+                        kind,
+                        message,
+                    },
+                )?;
+                Ok(Page {
+                    path: input.path,
+                    url: input.url,
+                    fetched_at: input.fetched_at,
+                    popularity: input.popularity,
+                    content_type: input.content_type,
+                    body,
+                })
+            }
+        }
+    }
+
+    /// Path shown for this job (for errors before it is loaded).
+    pub fn path(&self) -> &str {
+        match self {
+            PageJob::File(f) => &f.path,
+            PageJob::Loaded(p) => &p.path,
+            PageJob::Failed(e) => &e.path,
+        }
+    }
+}
+
+fn is_page_file(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.ends_with(".html") || n.ends_with(".htm") || n.ends_with(".html.gz") || n.ends_with(".htm.gz")
+}
+
+fn is_warc_file(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.ends_with(".warc") || n.ends_with(".warc.gz")
+}
+
+/// List the pages named by `paths` (files or directories, recursive, sorted so that runs
+/// are reproducible). Without paths, the manifest's own entries are the inputs.
+pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
+    let mut inputs = Inputs::default();
+    if paths.is_empty() {
+        if let Some(m) = manifest {
+            for (file, entry) in &m.entries {
+                inputs.files.push(from_manifest(file.clone(), entry));
+            }
+        }
+        return inputs;
+    }
+    for arg in paths {
+        if arg.is_dir() {
+            let walker = walkdir::WalkDir::new(arg).follow_links(true).sort_by_file_name();
+            for entry in walker {
+                match entry {
+                    Ok(e) if e.file_type().is_file() => {
+                        let name = e.file_name().to_string_lossy();
+                        if is_warc_file(&name) {
+                            inputs.warcs.push(e.path().to_owned());
+                        } else if is_page_file(&name) {
+                            inputs.files.push(file_input(e.path(), Some(arg), manifest));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(err) => inputs.errors.push(arg_error(
+                        err.path().unwrap_or(arg),
+                        format!("cannot list directory: {err}"),
+                    )),
+                }
+            }
+        } else if arg.is_file() {
+            let name = arg.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            if is_warc_file(&name) {
+                inputs.warcs.push(arg.clone());
+            } else {
+                // A file named explicitly is read whatever its extension.
+                inputs.files.push(file_input(arg, None, manifest));
+            }
+        } else {
+            inputs
+                .errors
+                .push(arg_error(arg, "no such file or directory".to_string()));
+        }
+    }
+    inputs
+}
+
+fn arg_error(path: &Path, message: String) -> PageError {
+    PageError {
+        path: path.display().to_string(),
+        url: String::new(),
+        kind: ErrorKind::Read,
+        message,
+    }
+}
+
+fn from_manifest(file: PathBuf, entry: &manifest::ManifestEntry) -> FileInput {
+    FileInput {
+        fetched_at: entry.fetched_at.or_else(|| file_mtime(&file)),
+        file,
+        path: entry.path.clone(),
+        url: entry.url.clone(),
+        popularity: entry.popularity.unwrap_or(0.0),
+        content_type: entry.content_type.clone(),
+    }
+}
+
+fn file_input(file: &Path, root: Option<&Path>, manifest: Option<&Manifest>) -> FileInput {
+    if let Some(entry) = manifest.and_then(|m| m.lookup(file)) {
+        return from_manifest(file.to_owned(), entry);
+    }
+    FileInput {
+        file: file.to_owned(),
+        path: file.display().to_string(),
+        url: url_from_path(file, root),
+        fetched_at: file_mtime(file),
+        popularity: 0.0,
+        content_type: None,
+    }
+}
+
+fn file_mtime(file: &Path) -> Option<DateTime<Utc>> {
+    let modified = std::fs::metadata(file).ok()?.modified().ok()?;
+    Some(DateTime::<Utc>::from(modified))
+}
+
+/// `<root>/example.com/a/b.html(.gz)` → `http://example.com/a/b.html`. When the first
+/// directory under the root does not look like a host name, a `file://` URL is used.
+pub fn url_from_path(file: &Path, root: Option<&Path>) -> String {
+    if let Some(rel) = root.and_then(|r| file.strip_prefix(r).ok()) {
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.len() >= 2 && looks_like_host(&parts[0]) {
+            let mut path = parts[1..].join("/");
+            if let Some(stripped) = path.strip_suffix(".gz") {
+                path = stripped.to_string();
+            }
+            if let Ok(u) = url::Url::parse(&format!("http://{}/{}", parts[0], path)) {
+                return u.to_string();
+            }
+        }
+    }
+    let abs = std::path::absolute(file).unwrap_or_else(|_| file.to_owned());
+    url::Url::from_file_path(&abs)
+        .map(|u| u.to_string())
+        .unwrap_or_else(|_| format!("file://{}", abs.display()))
+}
+
+fn looks_like_host(name: &str) -> bool {
+    name == "localhost"
+        || (name.contains('.')
+            && !name.starts_with('.')
+            && !is_page_file(name)
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | ':' | '_')))
+}
+
+/// Read a page file; `.gz` is decompressed. More than `max` bytes are cut (and the page
+/// kept): a huge page still yields its beginning rather than failing the run.
+fn read_page_file(file: &Path, max: usize) -> Result<Vec<u8>, (ErrorKind, String)> {
+    let f = std::fs::File::open(file).map_err(|e| (ErrorKind::Read, e.to_string()))?;
+    let gz = file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    let mut body = Vec::new();
+    let limit = max as u64;
+    let result = if gz {
+        flate2::read::MultiGzDecoder::new(std::io::BufReader::new(f))
+            .take(limit)
+            .read_to_end(&mut body)
+    } else {
+        f.take(limit).read_to_end(&mut body)
+    };
+    match result {
+        Ok(_) => Ok(body),
+        Err(e) if gz => Err((
+            ErrorKind::Decompress,
+            format!("corrupt or truncated gzip after {} bytes: {e}", body.len()),
+        )),
+        Err(e) => Err((ErrorKind::Read, e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_is_derived_from_host_directory() {
+        let root = Path::new("/data/crawl");
+        let file = Path::new("/data/crawl/example.com/a/b.html.gz");
+        assert_eq!(url_from_path(file, Some(root)), "http://example.com/a/b.html");
+    }
+
+    #[test]
+    fn url_falls_back_to_file_url_without_host_directory() {
+        let root = Path::new("/data/html");
+        let file = Path::new("/data/html/0042.html.gz");
+        assert_eq!(url_from_path(file, Some(root)), "file:///data/html/0042.html.gz");
+    }
+
+    #[test]
+    fn page_and_warc_names() {
+        assert!(is_page_file("a.HTML"));
+        assert!(is_page_file("a.htm.gz"));
+        assert!(!is_page_file("a.txt"));
+        assert!(is_warc_file("crawl.warc.gz"));
+    }
+}
