@@ -50,14 +50,21 @@ pub struct MainOrder(pub Vec<Criterion>);
 
 impl Default for MainOrder {
     fn default() -> Self {
-        MainOrder(vec![Criterion::FetchedAt, Criterion::Popularity, Criterion::Boilerplate])
+        MainOrder(vec![
+            Criterion::FetchedAt,
+            Criterion::Popularity,
+            Criterion::Boilerplate,
+        ])
     }
 }
 
 impl FromStr for MainOrder {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        s.split(',').map(|c| c.trim().parse()).collect::<Result<_, _>>().map(MainOrder)
+        s.split(',')
+            .map(|c| c.trim().parse())
+            .collect::<Result<_, _>>()
+            .map(MainOrder)
     }
 }
 
@@ -101,7 +108,11 @@ impl MainOrder {
             None => "only member".to_string(),
             Some(r) => {
                 let other = docs[r];
-                match self.0.iter().find(|&&c| compare_by(c, winner, other).is_ne()) {
+                match self
+                    .0
+                    .iter()
+                    .find(|&&c| compare_by(c, winner, other).is_ne())
+                {
                     Some(Criterion::FetchedAt) => format!(
                         "earliest fetched_at {}",
                         winner

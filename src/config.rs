@@ -64,7 +64,10 @@ mod tests {
         let bad = dir.path().join("bad.yaml");
         std::fs::write(&bad, "dedup:\n  treshold: 0.85\n").unwrap();
         let err = Config::load(&bad).unwrap_err().to_string();
-        assert!(err.contains("bad.yaml") && err.contains("treshold"), "{err}");
+        assert!(
+            err.contains("bad.yaml") && err.contains("treshold"),
+            "{err}"
+        );
         assert!(err.contains("line 2"), "{err}");
     }
 }

@@ -65,10 +65,16 @@ mod tests {
     #[test]
     fn pages_in_one_directory_share_a_group() {
         let a = group_key("http://site.ru/a/b/c1.html", GroupDepth::Parent);
-        let b = group_key("https://www.site.ru/a/b/c2.html?print=1", GroupDepth::Parent);
+        let b = group_key(
+            "https://www.site.ru/a/b/c2.html?print=1",
+            GroupDepth::Parent,
+        );
         assert_eq!(a, "site.ru/a/b/");
         assert_eq!(a, b);
-        assert_ne!(a, group_key("http://site.ru/a/x/c1.html", GroupDepth::Parent));
+        assert_ne!(
+            a,
+            group_key("http://site.ru/a/x/c1.html", GroupDepth::Parent)
+        );
     }
 
     #[test]

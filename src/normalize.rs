@@ -116,7 +116,9 @@ impl FromStr for Preset {
         match s {
             "default" => Ok(Preset::Default),
             "words" => Ok(Preset::Words),
-            _ => Err(format!("unknown normalization preset `{s}` (default, words)")),
+            _ => Err(format!(
+                "unknown normalization preset `{s}` (default, words)"
+            )),
         }
     }
 }
@@ -176,7 +178,10 @@ mod tests {
     #[test]
     fn default_preset_lowercases_folds_and_drops_numbers() {
         let n = Normalizer::preset(Preset::Default);
-        assert_eq!(n.tokens("Всё ЁЛКИ 2024 г. — Hello, WORLD!"), ["все", "елки", "г", "hello", "world"]);
+        assert_eq!(
+            n.tokens("Всё ЁЛКИ 2024 г. — Hello, WORLD!"),
+            ["все", "елки", "г", "hello", "world"]
+        );
     }
 
     #[test]
@@ -188,7 +193,10 @@ mod tests {
     #[test]
     fn words_preset_keeps_numbers() {
         let n = Normalizer::preset(Preset::Words);
-        assert_eq!(n.tokens("In 2024, snake_case"), ["in", "2024", "snake_case"]);
+        assert_eq!(
+            n.tokens("In 2024, snake_case"),
+            ["in", "2024", "snake_case"]
+        );
     }
 
     #[test]

@@ -24,7 +24,11 @@ use crate::source::{self, charset, PageJob, ReadLimits};
 const CHUNK: usize = 64;
 
 /// Extract one page: decode, parse, run the cascade.
-pub fn extract_page(page: &Page, cascade: &Cascade, config: &Config) -> Result<ExtractRecord, PageError> {
+pub fn extract_page(
+    page: &Page,
+    cascade: &Cascade,
+    config: &Config,
+) -> Result<ExtractRecord, PageError> {
     let fail = |kind, message: String| PageError {
         path: page.path.clone(),
         url: page.url.clone(),
@@ -34,8 +38,13 @@ pub fn extract_page(page: &Page, cascade: &Cascade, config: &Config) -> Result<E
     if page.body.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(fail(ErrorKind::Empty, "empty page".into()));
     }
-    let host = url::Url::parse(&page.url).ok().and_then(|u| u.host_str().map(str::to_string));
-    let tld = host.as_deref().and_then(|h| h.rsplit('.').next()).map(str::as_bytes);
+    let host = url::Url::parse(&page.url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string));
+    let tld = host
+        .as_deref()
+        .and_then(|h| h.rsplit('.').next())
+        .map(str::as_bytes);
     let decoded = charset::decode_html(&page.body, page.content_type.as_deref(), tld);
     if looks_binary(&decoded.text) {
         return Err(fail(
@@ -45,7 +54,10 @@ pub fn extract_page(page: &Page, cascade: &Cascade, config: &Config) -> Result<E
     }
     let parsed = dom::parse(&decoded.text);
     let group = group_key(&page.url, config.group_depth);
-    let ctx = PageContext { url: &page.url, group: &group };
+    let ctx = PageContext {
+        url: &page.url,
+        group: &group,
+    };
     let (found, method) = cascade.extract(&parsed, &ctx);
     let visible = parsed.visible_words();
     let boilerplate_ratio = if visible == 0 {
@@ -188,7 +200,16 @@ pub fn extract_all<T: Send>(
 }
 
 fn print_page_error(e: &PageError) {
-    eprintln!("error: {}{}: {}", e.path, if e.url.is_empty() { String::new() } else { format!(" ({})", e.url) }, e.message);
+    eprintln!(
+        "error: {}{}: {}",
+        e.path,
+        if e.url.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", e.url)
+        },
+        e.message
+    );
 }
 
 /// Open an output file (or stdout for `-`), creating parent directories.
@@ -228,17 +249,24 @@ pub fn run_extract(
 ) -> Result<Summary> {
     let start = Instant::now();
     let mut summary = Summary::default();
-    let skipped = extract_all(inputs, config, cascade, progress, |_| (), |result| {
-        let result = result.map(|(r, ())| r);
-        summary.count(&result);
-        match &result {
-            Ok(record) => write_json(out, record, out_path),
-            Err(e) => {
-                print_page_error(e);
-                write_json(out, &ErrorRecord::from(e), out_path)
+    let skipped = extract_all(
+        inputs,
+        config,
+        cascade,
+        progress,
+        |_| (),
+        |result| {
+            let result = result.map(|(r, ())| r);
+            summary.count(&result);
+            match &result {
+                Ok(record) => write_json(out, record, out_path),
+                Err(e) => {
+                    print_page_error(e);
+                    write_json(out, &ErrorRecord::from(e), out_path)
+                }
             }
-        }
-    })?;
+        },
+    )?;
     out.flush().map_err(|e| Error::Output {
         path: out_path.to_owned(),
         source: e,
@@ -250,7 +278,9 @@ pub fn run_extract(
 
 fn finish_timing(summary: &mut Summary, stage: &'static str, start: Instant) {
     let secs = start.elapsed().as_secs_f64();
-    summary.timings_s.insert(stage, (secs * 1000.0).round() / 1000.0);
+    summary
+        .timings_s
+        .insert(stage, (secs * 1000.0).round() / 1000.0);
     summary.threads = rayon::current_num_threads();
     if secs > 0.0 {
         summary.pages_per_second = (summary.pages as f64 / secs * 10.0).round() / 10.0;
@@ -270,17 +300,31 @@ pub struct ClusterRecord<'a> {
 }
 
 /// Write clusters as JSONL.
-pub fn write_clusters(clusters: &[Cluster], docs: &[DocEntry], out: &mut dyn Write, out_path: &Path) -> Result<()> {
+pub fn write_clusters(
+    clusters: &[Cluster],
+    docs: &[DocEntry],
+    out: &mut dyn Write,
+    out_path: &Path,
+) -> Result<()> {
     for c in clusters {
         let rec = ClusterRecord {
             cluster: &c.id,
             main: &docs[c.main].meta.key,
             size: c.members.len(),
-            members: c.members.iter().map(|m| docs[m.0].meta.key.as_str()).collect(),
+            members: c
+                .members
+                .iter()
+                .map(|m| docs[m.0].meta.key.as_str())
+                .collect(),
             similarity: c
                 .members
                 .iter()
-                .map(|m| (docs[m.0].meta.key.as_str(), (m.1 * 10_000.0).round() / 10_000.0))
+                .map(|m| {
+                    (
+                        docs[m.0].meta.key.as_str(),
+                        (m.1 * 10_000.0).round() / 10_000.0,
+                    )
+                })
                 .collect(),
             reason: &c.reason,
         };
@@ -327,7 +371,10 @@ pub fn run_pipeline(
         progress,
         |record| signer.sign(&record.text),
         |result| {
-            let plain = result.as_ref().map(|(r, _)| r.clone()).map_err(Clone::clone);
+            let plain = result
+                .as_ref()
+                .map(|(r, _)| r.clone())
+                .map_err(Clone::clone);
             summary.count(&plain);
             match result {
                 Ok((record, signature)) => {
@@ -359,7 +406,9 @@ pub fn run_pipeline(
 
     let dedup_start = Instant::now();
     let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
-    summary.timings_s.insert("dedup", round3(dedup_start.elapsed().as_secs_f64()));
+    summary
+        .timings_s
+        .insert("dedup", round3(dedup_start.elapsed().as_secs_f64()));
     summary.dedup = Some(stats);
 
     let write_start = Instant::now();
@@ -381,13 +430,18 @@ pub fn run_pipeline(
     let tmp_in = std::fs::File::open(&tmp_path).map_err(|e| Error::io(&tmp_path, e))?;
     for (n, line) in std::io::BufReader::new(tmp_in).lines().enumerate() {
         let line = line.map_err(|e| Error::io(&tmp_path, e))?;
-        let mut value: serde_json::Value = serde_json::from_str(&line).map_err(|e| Error::BadLine {
-            path: tmp_path.clone(),
-            line: n + 1,
-            message: e.to_string(),
-        })?;
+        let mut value: serde_json::Value =
+            serde_json::from_str(&line).map_err(|e| Error::BadLine {
+                path: tmp_path.clone(),
+                line: n + 1,
+                message: e.to_string(),
+            })?;
         if let Some(obj) = value.as_object_mut().filter(|o| !o.contains_key("error")) {
-            let path = obj.get("path").and_then(|p| p.as_str()).unwrap_or("").to_string();
+            let path = obj
+                .get("path")
+                .and_then(|p| p.as_str())
+                .unwrap_or("")
+                .to_string();
             let (cluster, main) = match membership.get(path.as_str()) {
                 Some(&(id, main)) => (Some(id.to_string()), Some(main.to_string())),
                 None => (None, None),
@@ -408,8 +462,12 @@ pub fn run_pipeline(
     })?;
     drop(out);
     let _ = std::fs::remove_file(&tmp_path);
-    summary.timings_s.insert("write", round3(write_start.elapsed().as_secs_f64()));
-    summary.timings_s.insert("total", round3(start.elapsed().as_secs_f64()));
+    summary
+        .timings_s
+        .insert("write", round3(write_start.elapsed().as_secs_f64()));
+    summary
+        .timings_s
+        .insert("total", round3(start.elapsed().as_secs_f64()));
     let summary_path = out_dir.join("summary.json");
     let text = serde_json::to_string_pretty(&summary).expect("summary serializes");
     std::fs::write(&summary_path, text + "\n").map_err(|e| Error::Output {
@@ -453,7 +511,9 @@ pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry
     for file in files {
         let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
         let reader: Box<dyn BufRead> = if file.extension().is_some_and(|e| e == "gz") {
-            Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(f)))
+            Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(
+                f,
+            )))
         } else {
             Box::new(std::io::BufReader::new(f))
         };
@@ -472,11 +532,12 @@ pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry
                     if line.trim().is_empty() {
                         return Ok(None);
                     }
-                    let rec: DedupInput = serde_json::from_str(line).map_err(|e| Error::BadLine {
-                        path: file.clone(),
-                        line: *n,
-                        message: e.to_string(),
-                    })?;
+                    let rec: DedupInput =
+                        serde_json::from_str(line).map_err(|e| Error::BadLine {
+                            path: file.clone(),
+                            line: *n,
+                            message: e.to_string(),
+                        })?;
                     let key = match (&rec.id, &rec.path, &rec.url) {
                         (Some(serde_json::Value::String(s)), _, _) => s.clone(),
                         (Some(v), _, _) if !v.is_null() => v.to_string(),

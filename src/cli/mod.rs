@@ -19,7 +19,11 @@ use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
 #[derive(Debug, Parser)]
-#[command(name = "thresher", version, about = "Separate grain from chaff: boilerplate removal and near-duplicate detection for crawled web pages")]
+#[command(
+    name = "thresher",
+    version,
+    about = "Separate grain from chaff: boilerplate removal and near-duplicate detection for crawled web pages"
+)]
 pub struct Cli {
     /// More log output (-v info, -vv debug).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -117,7 +121,9 @@ impl DedupArgs {
         let d = &mut config.dedup;
         if let Some(t) = self.threshold {
             if !(0.0..=1.0).contains(&t) {
-                return Err(Error::Config(format!("--threshold must be within 0..1, not {t}")));
+                return Err(Error::Config(format!(
+                    "--threshold must be within 0..1, not {t}"
+                )));
             }
             d.threshold = t;
         }
@@ -169,7 +175,7 @@ fn init_logging(verbose: u8) {
         _ => "debug",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_env("THRESHER_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(format!("{level},html5ever=error")));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -185,8 +191,10 @@ fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
         None => indicatif::ProgressBar::new_spinner(),
     };
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} pages {per_sec} eta {eta} {wide_bar}")
-            .expect("valid template"),
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {pos}/{len} pages {per_sec} eta {eta} {wide_bar}",
+        )
+        .expect("valid template"),
     );
     bar
 }
@@ -221,7 +229,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
-            let summary = pipeline::run_extract(inputs, &config, &cascade, &mut *out, &out_name, &bar)?;
+            let summary =
+                pipeline::run_extract(inputs, &config, &cascade, &mut *out, &out_name, &bar)?;
             bar.finish_and_clear();
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(summary.failed))
@@ -265,7 +274,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if explain {
                 eprintln!(
                     "threshold {} · {} permutations · {} bands × {} rows · shingles of {} words",
-                    config.dedup.threshold, config.dedup.num_perm, banding.bands, banding.rows, config.dedup.shingle.length
+                    config.dedup.threshold,
+                    config.dedup.num_perm,
+                    banding.bands,
+                    banding.rows,
+                    config.dedup.shingle.length
                 );
                 eprintln!("P[candidate] by similarity:");
                 for j in [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0] {

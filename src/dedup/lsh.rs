@@ -95,7 +95,10 @@ mod tests {
         assert!(b.candidate_probability(0.8) >= 0.99);
         assert!(b.bands * b.rows <= 128);
         // One more row would miss the target: this is the most selective choice.
-        let tighter = Banding { bands: 128 / (b.rows + 1), rows: b.rows + 1 };
+        let tighter = Banding {
+            bands: 128 / (b.rows + 1),
+            rows: b.rows + 1,
+        };
         assert!(tighter.candidate_probability(0.8) < 0.99);
         assert!(b.candidate_probability(0.3) < 0.1);
     }

@@ -33,7 +33,9 @@ impl std::str::FromStr for Measure {
             "jaccard" => Ok(Measure::Jaccard),
             "dice" => Ok(Measure::Dice),
             "containment" => Ok(Measure::Containment),
-            _ => Err(format!("unknown measure `{s}` (jaccard, dice, containment)")),
+            _ => Err(format!(
+                "unknown measure `{s}` (jaccard, dice, containment)"
+            )),
         }
     }
 }
@@ -161,7 +163,9 @@ pub struct DedupStats {
 /// Find the clusters among `docs`.
 pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, DedupStats) {
     // Work in key order so that nothing below depends on the input order.
-    let mut order: Vec<usize> = (0..docs.len()).filter(|&i| docs[i].signature.is_some()).collect();
+    let mut order: Vec<usize> = (0..docs.len())
+        .filter(|&i| docs[i].signature.is_some())
+        .collect();
     order.sort_by(|&a, &b| docs[a].meta.key.cmp(&docs[b].meta.key).then(a.cmp(&b)));
     let sig = |i: usize| docs[order[i]].signature.as_ref().expect("filtered above");
     let keys: Vec<Vec<u64>> = (0..order.len()).map(|i| sig(i).band_keys.clone()).collect();
@@ -172,7 +176,10 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
         .par_iter()
         .copied()
         .filter(|&(a, b)| {
-            config.measure.similarity(&sig(a as usize).shingles, &sig(b as usize).shingles) >= threshold
+            config
+                .measure
+                .similarity(&sig(a as usize).shingles, &sig(b as usize).shingles)
+                >= threshold
         })
         .collect();
     let mut uf = cluster::UnionFind::new(order.len());
@@ -181,9 +188,10 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
     }
     let components = uf.components();
     let similarity = |a: usize, b: usize| {
-        config
-            .measure
-            .similarity(&docs[a].signature.as_ref().unwrap().shingles, &docs[b].signature.as_ref().unwrap().shingles)
+        config.measure.similarity(
+            &docs[a].signature.as_ref().unwrap().shingles,
+            &docs[b].signature.as_ref().unwrap().shingles,
+        )
     };
     let mut clusters: Vec<Cluster> = components
         .par_iter()
@@ -228,7 +236,11 @@ fn make_cluster(
         .iter()
         .map(|&m| (m, if m == main { 1.0 } else { similarity(main, m) }))
         .collect();
-    list.sort_by(|a, b| (a.0 != main).cmp(&(b.0 != main)).then(docs[a.0].meta.key.cmp(&docs[b.0].meta.key)));
+    list.sort_by(|a, b| {
+        (a.0 != main)
+            .cmp(&(b.0 != main))
+            .then(docs[a.0].meta.key.cmp(&docs[b.0].meta.key))
+    });
     Some(Cluster {
         id: cluster_id(&docs[main].meta.key),
         main,
@@ -282,7 +294,10 @@ mod tests {
     }
 
     fn text(seed: u64, n: usize) -> String {
-        (0..n).map(|i| format!("w{}", minhash::mix64(seed * 1000 + i as u64) % 5000)).collect::<Vec<_>>().join(" ")
+        (0..n)
+            .map(|i| format!("w{}", minhash::mix64(seed * 1000 + i as u64) % 5000))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     #[test]
@@ -301,7 +316,11 @@ mod tests {
         assert_eq!(clusters.len(), 1, "{stats:?}");
         let c = &clusters[0];
         assert_eq!(docs[c.main].meta.key, "c", "earliest member is main");
-        let mut keys: Vec<&str> = c.members.iter().map(|m| docs[m.0].meta.key.as_str()).collect();
+        let mut keys: Vec<&str> = c
+            .members
+            .iter()
+            .map(|m| docs[m.0].meta.key.as_str())
+            .collect();
         keys.sort();
         assert_eq!(keys, ["a", "c", "d"]);
 

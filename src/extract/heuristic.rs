@@ -25,6 +25,8 @@ pub struct HeuristicConfig {
     pub max_link_density: f64,
     /// Weight of a short (non-content, non-link) block's words against the container.
     pub short_block_penalty: f64,
+    /// Drop short blocks before the container's first content block.
+    pub trim_edges: bool,
 }
 
 impl Default for HeuristicConfig {
@@ -33,6 +35,7 @@ impl Default for HeuristicConfig {
             min_content_words: 10,
             max_link_density: 0.5,
             short_block_penalty: 0.5,
+            trim_edges: true,
         }
     }
 }
@@ -61,12 +64,53 @@ impl Extractor for Heuristic {
 /// Class/id vocabulary of boilerplate containers (English and Russian), matched as
 /// substrings of the lower-cased `id class` value.
 const BOILERPLATE_WORDS: &[&str] = &[
-    "nav", "menu", "footer", "header", "sidebar", "side-bar", "breadcrumb", "banner", "cookie",
-    "advert", "-ad-", "ads", "promo", "sponsor", "social", "share", "sharing", "related",
-    "recommend", "popular", "widget", "subscribe", "newsletter", "signup", "login", "copyright",
-    "pagination", "pager", "toolbar", "masthead", "skip", "tags", "rubric", "comment-form",
-    "reply", "disqus", "popup", "modal", "consent", "gdpr", "meta-info", "byline", "author-bio",
-    "меню", "подвал", "шапка", "реклама",
+    "nav",
+    "menu",
+    "footer",
+    "header",
+    "sidebar",
+    "side-bar",
+    "breadcrumb",
+    "banner",
+    "cookie",
+    "advert",
+    "-ad-",
+    "ads",
+    "promo",
+    "sponsor",
+    "social",
+    "share",
+    "sharing",
+    "related",
+    "recommend",
+    "popular",
+    "widget",
+    "subscribe",
+    "newsletter",
+    "signup",
+    "login",
+    "copyright",
+    "pagination",
+    "pager",
+    "toolbar",
+    "masthead",
+    "skip",
+    "tags",
+    "rubric",
+    "comment-form",
+    "reply",
+    "disqus",
+    "popup",
+    "modal",
+    "consent",
+    "gdpr",
+    "meta-info",
+    "byline",
+    "author-bio",
+    "меню",
+    "подвал",
+    "шапка",
+    "реклама",
 ];
 
 /// Vocabulary that says "this is the content", overriding the list above (a
@@ -81,7 +125,9 @@ fn is_boilerplate_element(tag: &str, id_class: &str, role: &str) -> bool {
         "body" | "html" | "main" | "article" => return false,
         _ => {}
     }
-    if role.contains("navigation") || role.contains("banner") || role.contains("contentinfo")
+    if role.contains("navigation")
+        || role.contains("banner")
+        || role.contains("contentinfo")
         || role.contains("complementary")
     {
         return true;
@@ -110,11 +156,22 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
         };
     }
     let n = page.elements.len();
+    // Content evidence (positive block values) below every element, marks ignored.
+    let mut good = vec![0f64; n];
+    for b in &page.blocks {
+        good[b.elem as usize] += block_value(b, false, config).max(0.0);
+    }
+    sum_up(page, &mut good);
+    let total_good = good.first().copied().unwrap_or(0.0);
     // Nearest boilerplate-marked ancestor-or-self of every element (elements are in
-    // document order, so parents come first).
+    // document order, so parents come first). Vocabulary alone does not mark an element
+    // that holds most of the page's content evidence: a theme that wraps the whole page
+    // in `<header class="page-header">` or `<section class="newsletter">` is not boilerplate.
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
-        marked[i] = if is_boilerplate_element(&e.tag, &e.id_class, &e.role) {
+        let own = is_boilerplate_element(&e.tag, &e.id_class, &e.role)
+            && good[i] < MAX_MARKED_SHARE * total_good;
+        marked[i] = if own {
             i as ElemId
         } else if e.parent != NO_ELEM {
             marked[e.parent as usize]
@@ -130,19 +187,29 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
         has_content |= v > 0.0;
         sum[b.elem as usize] += v;
     }
-    for i in (0..n).rev() {
-        let p = page.elements[i].parent;
-        if p != NO_ELEM {
-            sum[p as usize] += sum[i];
-        }
-    }
+    sum_up(page, &mut sum);
 
     let container = if has_content {
         // Largest sum; among equal sums the innermost (later in document order).
         let mut best = 0usize;
         for i in 0..n {
-            if sum[i] >= sum[best] && (sum[i] > sum[best] || page.contains(best as ElemId, i as ElemId)) {
+            if sum[i] >= sum[best]
+                && (sum[i] > sum[best] || page.contains(best as ElemId, i as ElemId))
+            {
                 best = i;
+            }
+        }
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            let mut top: Vec<usize> = (0..n).collect();
+            top.sort_by(|&a, &b| sum[b].total_cmp(&sum[a]));
+            for &i in top.iter().take(6) {
+                let e = &page.elements[i];
+                tracing::debug!(
+                    "container candidate {i} <{} {}> sum {:.1}",
+                    e.tag,
+                    e.id_class,
+                    sum[i]
+                );
             }
         }
         best as ElemId
@@ -151,19 +218,30 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
         page.body.unwrap_or(0)
     };
 
+    // The container's blocks, without link lists and boilerplate-marked sub-elements.
+    let kept: Vec<&Block> = page
+        .blocks
+        .iter()
+        .filter(|b| page.contains(container, b.elem))
+        .filter(|b| {
+            let m = marked[b.elem as usize];
+            !(m != NO_ELEM && m != container && page.contains(container, m))
+        })
+        .filter(|b| link_density(b) <= config.max_link_density)
+        .collect();
+    // Short blocks before the first content block are the container's own chrome
+    // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
+    // Short blocks after the last one are kept: they are often "Source:" lines and
+    // short comments, which belong to the text (trimming them measured worse).
+    let is_content = |b: &&Block| block_value(b, false, config) > 0.0;
+    let first = if config.trim_edges && has_content {
+        kept.iter().position(is_content).unwrap_or(0)
+    } else {
+        0
+    };
     let mut text = String::new();
     let mut kept_words = 0u64;
-    for b in &page.blocks {
-        if !page.contains(container, b.elem) {
-            continue;
-        }
-        let m = marked[b.elem as usize];
-        if m != NO_ELEM && m != container && page.contains(container, m) {
-            continue;
-        }
-        if link_density(b) > config.max_link_density {
-            continue;
-        }
+    for b in &kept[first..] {
         if !text.is_empty() {
             text.push('\n');
         }
@@ -179,6 +257,20 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
         empty_reason,
     }
 }
+
+/// Add every element's value to its parent's, children before parents.
+fn sum_up(page: &PageDom, values: &mut [f64]) {
+    for i in (0..values.len()).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM {
+            values[p as usize] += values[i];
+        }
+    }
+}
+
+/// An element holding at least this share of the page's content evidence is never
+/// treated as boilerplate, whatever its tag or class says.
+const MAX_MARKED_SHARE: f64 = 0.5;
 
 fn link_density(b: &Block) -> f64 {
     if b.words == 0 {
@@ -197,7 +289,9 @@ fn block_value(b: &Block, in_boilerplate: bool, config: &HeuristicConfig) -> f64
     if b.words - b.link_words >= config.min_content_words && b.kind != BlockKind::TableCell
         || b.words - b.link_words >= config.min_content_words * 2
     {
-        own
+        // Minus half the threshold: a block just long enough (a footer line) is weak
+        // evidence, a paragraph strong evidence.
+        own - config.min_content_words as f64 * 0.5
     } else {
         -words * config.short_block_penalty
     }
@@ -219,12 +313,13 @@ mod tests {
         let html = format!(
             "<body><nav><a href=/>Home</a> <a href=/a>About us and the team</a></nav>\
              <div class=sidebar><p>Our sidebar tells you about the company and its long history of things.</p></div>\
-             <div class=post><h2>Sub heading</h2><p>{ARTICLE}</p><p>{ARTICLE} Again.</p></div>\
+             <div class=post><p class=date>12 May 2025, 300 views</p><p>{ARTICLE}</p><h2>Sub heading</h2><p>{ARTICLE} Again.</p></div>\
              <footer>Copyright 2025 Example Corporation, all rights reserved worldwide forever.</footer></body>"
         );
         let out = run(&html);
         assert!(out.text.contains("Sub heading"), "{}", out.text);
         assert!(out.text.contains("Again."));
+        assert!(!out.text.contains("300 views"), "leading chrome trimmed");
         assert!(!out.text.contains("Home"));
         assert!(!out.text.contains("sidebar"));
         assert!(!out.text.contains("Copyright"));

@@ -36,7 +36,10 @@ fn strip_site_name(title: &str) -> &str {
     if parts.len() < 2 {
         return title;
     }
-    parts.into_iter().max_by_key(|p| p.chars().count()).unwrap_or(title)
+    parts
+        .into_iter()
+        .max_by_key(|p| p.chars().count())
+        .unwrap_or(title)
 }
 
 #[cfg(test)]

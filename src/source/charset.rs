@@ -37,7 +37,11 @@ pub struct Decoded {
 impl Decoded {
     /// `windows-1251 (meta)`: what `ExtractRecord::charset` shows.
     pub fn label(&self) -> String {
-        format!("{} ({})", self.encoding.name().to_ascii_lowercase(), self.source.as_str())
+        format!(
+            "{} ({})",
+            self.encoding.name().to_ascii_lowercase(),
+            self.source.as_str()
+        )
     }
 }
 
@@ -126,7 +130,16 @@ fn detect(bytes: &[u8], tld: Option<&[u8]>) -> &'static Encoding {
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     detector.feed(bytes, true);
-    detector.guess(tld, chardetng::Utf8Detection::Allow)
+    let guess = detector.guess(tld, chardetng::Utf8Detection::Allow);
+    // chardetng answers KOI8-U for KOI8 text; the two differ only in Ukrainian letters
+    // (and box drawing). Call it KOI8-R unless those letters appear.
+    if guess == encoding_rs::KOI8_U {
+        let (text, _) = encoding_rs::KOI8_U.decode_without_bom_handling(bytes);
+        if !text.contains(['ґ', 'Ґ', 'є', 'Є', 'і', 'І', 'ї', 'Ї']) {
+            return encoding_rs::KOI8_R;
+        }
+    }
+    guess
 }
 
 #[cfg(test)]

@@ -50,12 +50,11 @@ impl Manifest {
             if line.trim().is_empty() {
                 continue;
             }
-            let entry: ManifestEntry =
-                serde_json::from_str(&line).map_err(|e| Error::BadLine {
-                    path: path.to_owned(),
-                    line: n + 1,
-                    message: e.to_string(),
-                })?;
+            let entry: ManifestEntry = serde_json::from_str(&line).map_err(|e| Error::BadLine {
+                path: path.to_owned(),
+                line: n + 1,
+                message: e.to_string(),
+            })?;
             let file = base.join(&entry.path);
             let key = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
             manifest.by_file.insert(key, manifest.entries.len());

@@ -112,7 +112,9 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
     }
     for arg in paths {
         if arg.is_dir() {
-            let walker = walkdir::WalkDir::new(arg).follow_links(true).sort_by_file_name();
+            let walker = walkdir::WalkDir::new(arg)
+                .follow_links(true)
+                .sort_by_file_name();
             for entry in walker {
                 match entry {
                     Ok(e) if e.file_type().is_file() => {
@@ -131,7 +133,10 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
                 }
             }
         } else if arg.is_file() {
-            let name = arg.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            let name = arg
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
             if is_warc_file(&name) {
                 inputs.warcs.push(arg.clone());
             } else {
@@ -254,14 +259,20 @@ mod tests {
     fn url_is_derived_from_host_directory() {
         let root = Path::new("/data/crawl");
         let file = Path::new("/data/crawl/example.com/a/b.html.gz");
-        assert_eq!(url_from_path(file, Some(root)), "http://example.com/a/b.html");
+        assert_eq!(
+            url_from_path(file, Some(root)),
+            "http://example.com/a/b.html"
+        );
     }
 
     #[test]
     fn url_falls_back_to_file_url_without_host_directory() {
         let root = Path::new("/data/html");
         let file = Path::new("/data/html/0042.html.gz");
-        assert_eq!(url_from_path(file, Some(root)), "file:///data/html/0042.html.gz");
+        assert_eq!(
+            url_from_path(file, Some(root)),
+            "file:///data/html/0042.html.gz"
+        );
     }
 
     #[test]

@@ -30,7 +30,9 @@ impl WarcPages {
             kind: ErrorKind::Read,
             message: e.to_string(),
         })?;
-        let gz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        let gz = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
         let reader: Box<dyn BufRead + Send> = if gz {
             Box::new(BufReader::with_capacity(
                 1 << 16,
@@ -70,7 +72,8 @@ impl Iterator for WarcPages {
                 Ok(r) => r,
                 // A record whose headers parsed but lack a required field: the reader is
                 // past it and can go on.
-                Err(e @ warc::Error::MissingHeader(_)) | Err(e @ warc::Error::MalformedHeader(..)) => {
+                Err(e @ warc::Error::MissingHeader(_))
+                | Err(e @ warc::Error::MalformedHeader(..)) => {
                     return Some(PageJob::Failed(self.error(e.to_string())));
                 }
                 // Anything else leaves the reader mid-record: stop this file, say where.
@@ -124,7 +127,9 @@ fn page_from_record(
             (http.content_type, body)
         }
         RecordType::Resource => (
-            record.header(WarcHeader::ContentType).map(|c| c.into_owned()),
+            record
+                .header(WarcHeader::ContentType)
+                .map(|c| c.into_owned()),
             block.to_vec(),
         ),
         _ => return Ok(None),
@@ -148,7 +153,12 @@ fn page_from_record(
 
 /// HTML and its usual mislabels; anything else (PDF, images, JSON) is not a page.
 pub fn is_html_content_type(ct: &str) -> bool {
-    let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let mime = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     matches!(
         mime.as_str(),
         "text/html" | "application/xhtml+xml" | "text/xml" | "application/xml" | "text/plain" | ""
@@ -189,7 +199,9 @@ fn parse_http_response(block: &[u8]) -> Option<HttpResponse<'_>> {
         match name.trim().to_ascii_lowercase().as_str() {
             "content-type" => response.content_type = Some(value.to_string()),
             "content-encoding" => response.content_encoding = Some(value.to_ascii_lowercase()),
-            "transfer-encoding" => response.chunked = value.to_ascii_lowercase().contains("chunked"),
+            "transfer-encoding" => {
+                response.chunked = value.to_ascii_lowercase().contains("chunked")
+            }
             _ => {}
         }
     }
@@ -223,7 +235,9 @@ fn decode_content_encoding(enc: &str, body: &[u8], max: usize) -> Result<Vec<u8>
         "identity" | "" => return Ok(body.to_vec()),
         other => return Err(format!("unsupported content encoding {other}")),
     };
-    result.map(|_| out).map_err(|e| format!("content encoding {enc}: {e}"))
+    result
+        .map(|_| out)
+        .map_err(|e| format!("content encoding {enc}: {e}"))
 }
 
 #[cfg(test)]
@@ -241,7 +255,10 @@ mod tests {
 
     #[test]
     fn chunked_bodies_are_joined() {
-        assert_eq!(dechunk(b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").unwrap(), b"abcde");
+        assert_eq!(
+            dechunk(b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").unwrap(),
+            b"abcde"
+        );
     }
 
     #[test]
