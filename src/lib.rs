@@ -9,7 +9,7 @@
 //!     <article><p>The main text of this page is long enough to be taken for content \
 //!     by the local heuristic, which keeps it.</p></article>\
 //!     <footer>Copyright 2026 The Example Company, all rights reserved.</footer></body></html>";
-//! let page = dom::parse(html);
+//! let page = dom::parse_page(html);
 //! let cascade = Cascade::local(heuristic::HeuristicConfig::default());
 //! let ctx = PageContext { url: "http://example.com/a.html", group: "example.com/" };
 //! let (found, method) = cascade.extract(&page, &ctx);

@@ -52,14 +52,14 @@ pub fn extract_page(
             "not text: binary data or an undecodable encoding".into(),
         ));
     }
-    let parsed = dom::parse(&decoded.text);
+    let parsed = dom::parse_page(&decoded.text);
     let group = group_key(&page.url, config.group_depth);
     let ctx = PageContext {
         url: &page.url,
         group: &group,
     };
     let (found, method) = cascade.extract(&parsed, &ctx);
-    let visible = parsed.visible_words();
+    let visible = parsed.dom.visible_words();
     let boilerplate_ratio = if visible == 0 {
         0.0
     } else {
@@ -69,7 +69,7 @@ pub fn extract_page(
         path: page.path.clone(),
         url: page.url.clone(),
         group,
-        title: title::page_title(&parsed),
+        title: title::page_title(&parsed.dom),
         text: found.text,
         method,
         fetched_at: page.fetched_at,

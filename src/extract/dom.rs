@@ -85,13 +85,24 @@ impl PageDom {
 /// it bounds the work on pathological nesting.
 pub const MAX_DEPTH: usize = 512;
 
-/// Parse `html` and build the page model.
-pub fn parse(html: &str) -> PageDom {
+/// A parsed page: the html5ever tree (for extractors that need the full tree, such as
+/// XPath rules) and the flat model built from it once.
+pub struct ParsedPage {
+    pub tree: RcDom,
+    pub dom: PageDom,
+}
+
+/// Parse `html` into the tree and the flat page model.
+pub fn parse_page(html: &str) -> ParsedPage {
     let html = limit_nesting(html, MAX_SOURCE_DEPTH);
-    let dom = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(&*html);
-    let page = Builder::default().build(&dom.document);
-    drop(dom);
-    page
+    let tree = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(&*html);
+    let dom = Builder::default().build(&tree.document);
+    ParsedPage { tree, dom }
+}
+
+/// Parse `html` and keep only the flat page model.
+pub fn parse(html: &str) -> PageDom {
+    parse_page(html).dom
 }
 
 /// Nesting depth in the source beyond which opening tags are dropped before parsing.

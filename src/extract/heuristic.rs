@@ -12,7 +12,7 @@
 //! 3. The container's blocks are written out in document order, except link-dense
 //!    blocks and blocks inside boilerplate-marked sub-elements.
 
-use super::dom::{Block, BlockKind, ElemId, PageDom, NO_ELEM};
+use super::dom::{Block, BlockKind, ElemId, PageDom, ParsedPage, NO_ELEM};
 use super::{Extracted, Extractor, PageContext};
 
 /// Parameters of the local heuristic, with the defaults documented in ARCHITECTURE.md.
@@ -56,8 +56,8 @@ impl Extractor for Heuristic {
         "heuristic"
     }
 
-    fn extract(&self, page: &PageDom, _ctx: &PageContext<'_>) -> Option<Extracted> {
-        Some(extract(page, &self.config))
+    fn extract(&self, page: &ParsedPage, _ctx: &PageContext<'_>) -> Option<Extracted> {
+        Some(extract(&page.dom, &self.config))
     }
 }
 

@@ -6,7 +6,7 @@ pub mod dom;
 pub mod heuristic;
 pub mod title;
 
-pub use dom::PageDom;
+pub use dom::{PageDom, ParsedPage};
 
 /// What an extractor is told about the page besides its DOM.
 #[derive(Debug, Clone, Copy)]
@@ -32,7 +32,7 @@ pub trait Extractor: Send + Sync {
     fn name(&self) -> &str;
     /// `None` when the method does not apply to this page (no rule for the site, no
     /// template for the group, …), so the next method in the cascade runs.
-    fn extract(&self, page: &PageDom, ctx: &PageContext<'_>) -> Option<Extracted>;
+    fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted>;
 }
 
 /// Extractors in order of precedence. The last one should always answer.
@@ -51,7 +51,7 @@ impl Cascade {
     }
 
     /// Run the cascade; returns the text and the name of the method that produced it.
-    pub fn extract(&self, page: &PageDom, ctx: &PageContext<'_>) -> (Extracted, String) {
+    pub fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> (Extracted, String) {
         for step in &self.steps {
             if let Some(found) = step.extract(page, ctx) {
                 return (found, step.name().to_string());
