@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::dedup::DedupConfig;
 use crate::error::{Error, Result};
 use crate::extract::heuristic::HeuristicConfig;
+use crate::extract::infholder::InfholderConfig;
 use crate::group::GroupDepth;
 
 /// The whole configuration of a run.
@@ -21,6 +22,8 @@ pub struct Config {
     pub max_page_bytes: usize,
     /// Local heuristic extractor.
     pub heuristic: HeuristicConfig,
+    /// Cross-page template removal.
+    pub infholder: InfholderConfig,
     /// Near-duplicate detection.
     pub dedup: DedupConfig,
 }
@@ -31,6 +34,7 @@ impl Default for Config {
             group_depth: GroupDepth::Parent,
             max_page_bytes: 32 << 20,
             heuristic: HeuristicConfig::default(),
+            infholder: InfholderConfig::default(),
             dedup: DedupConfig::default(),
         }
     }

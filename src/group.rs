@@ -58,6 +58,17 @@ pub fn group_key(url: &str, depth: GroupDepth) -> String {
     key
 }
 
+/// All group keys of a URL from the deepest (`Parent`) to the host alone: the
+/// successively wider groups a page belongs to.
+pub fn prefixes(url: &str) -> Vec<String> {
+    let deepest = group_key(url, GroupDepth::Parent);
+    let Some(slash) = deepest.find('/') else {
+        return vec![deepest];
+    };
+    let dirs = deepest[slash + 1..].matches('/').count();
+    (0..=dirs).rev().map(|d| group_key(url, GroupDepth::Segments(d))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +95,15 @@ mod tests {
         assert_eq!(group_key(url, GroupDepth::Segments(0)), "site.ru/");
         assert_eq!(group_key(url, GroupDepth::Segments(9)), "site.ru/a/b/c/");
         assert_eq!(group_key("http://site.ru/", GroupDepth::Parent), "site.ru/");
+    }
+
+    #[test]
+    fn prefixes_go_from_deepest_to_host() {
+        assert_eq!(
+            prefixes("http://site.ru/a/b/c.html"),
+            ["site.ru/a/b/", "site.ru/a/", "site.ru/"]
+        );
+        assert_eq!(prefixes("http://site.ru/c.html"), ["site.ru/"]);
     }
 
     #[test]

@@ -84,6 +84,9 @@ pub struct ExtractRecord {
     pub popularity: f64,
     /// Share of the page's visible words that were removed as boilerplate.
     pub boilerplate_ratio: f64,
+    /// Share of the page's visible words removed as cross-page template (Infholder).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub template_ratio: Option<f64>,
     /// The encoding the bytes were decoded with, and how it was chosen.
     pub charset: String,
     /// When the text is empty: why.

@@ -23,12 +23,8 @@ use crate::source::{self, charset, PageJob, ReadLimits};
 /// small enough that a chunk's bodies never weigh much.
 const CHUNK: usize = 64;
 
-/// Extract one page: decode, parse, run the cascade.
-pub fn extract_page(
-    page: &Page,
-    cascade: &Cascade,
-    config: &Config,
-) -> Result<ExtractRecord, PageError> {
+/// Decode a page's bytes and parse them; empty and binary pages are errors.
+pub fn decode_and_parse(page: &Page) -> Result<(dom::ParsedPage, charset::Decoded), PageError> {
     let fail = |kind, message: String| PageError {
         path: page.path.clone(),
         url: page.url.clone(),
@@ -53,6 +49,16 @@ pub fn extract_page(
         ));
     }
     let parsed = dom::parse_page(&decoded.text);
+    Ok((parsed, decoded))
+}
+
+/// Extract one page: decode, parse, run the cascade.
+pub fn extract_page(
+    page: &Page,
+    cascade: &Cascade,
+    config: &Config,
+) -> Result<ExtractRecord, PageError> {
+    let (parsed, decoded) = decode_and_parse(page)?;
     let group = group_key(&page.url, config.group_depth);
     let ctx = PageContext {
         url: &page.url,
@@ -75,6 +81,7 @@ pub fn extract_page(
         fetched_at: page.fetched_at,
         popularity: page.popularity,
         boilerplate_ratio: (boilerplate_ratio * 10_000.0).round() / 10_000.0,
+        template_ratio: found.template_ratio,
         charset: decoded.label(),
         empty_reason: found.empty_reason,
     })
@@ -105,6 +112,10 @@ pub struct Summary {
     pub errors: BTreeMap<&'static str, usize>,
     pub warc_records_skipped: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub infholder: Option<LearnReport>,
+    /// Each extractor's own counters (e.g. Infholder fallbacks).
+    pub extractors: BTreeMap<String, serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dedup: Option<DedupStats>,
     pub timings_s: BTreeMap<&'static str, f64>,
     pub pages_per_second: f64,
@@ -130,16 +141,13 @@ impl Summary {
     }
 }
 
-/// Streams the pages of `inputs` through extraction, calling `sink` in input order.
-/// `per_page` runs in the worker right after extraction (e.g. to sign the text) and
-/// its result travels with the record.
-pub fn extract_all<T: Send>(
-    inputs: source::Inputs,
+/// Streams the pages of `inputs` through `work` on the thread pool, calling `sink` with
+/// the results in input order. Returns the number of WARC records skipped.
+pub fn stream_pages<T: Send>(
+    inputs: &source::Inputs,
     config: &Config,
-    cascade: &Cascade,
-    progress: &indicatif::ProgressBar,
-    per_page: impl Fn(&ExtractRecord) -> T + Sync,
-    mut sink: impl FnMut(Result<(ExtractRecord, T), PageError>) -> Result<()>,
+    work: impl Fn(Page) -> Result<T, PageError> + Sync,
+    mut sink: impl FnMut(Result<T, PageError>) -> Result<()>,
 ) -> Result<usize> {
     let limits = ReadLimits {
         max_page_bytes: config.max_page_bytes,
@@ -147,10 +155,11 @@ pub fn extract_all<T: Send>(
     let mut warc_skipped = 0;
     let mut file_jobs = inputs
         .errors
-        .into_iter()
+        .iter()
+        .cloned()
         .map(PageJob::Failed)
-        .chain(inputs.files.into_iter().map(PageJob::File));
-    let mut warc_files = inputs.warcs.into_iter();
+        .chain(inputs.files.iter().cloned().map(PageJob::File));
+    let mut warc_files = inputs.warcs.iter();
     let mut warc: Option<source::warc::WarcPages> = None;
     loop {
         // Fill a chunk: files first, then the records of each WARC file in turn.
@@ -172,7 +181,7 @@ pub fn extract_all<T: Send>(
                 warc = None;
             }
             match warc_files.next() {
-                Some(path) => match source::warc::WarcPages::open(&path, config.max_page_bytes) {
+                Some(path) => match source::warc::WarcPages::open(path, config.max_page_bytes) {
                     Ok(pages) => warc = Some(pages),
                     Err(e) => chunk.push(PageJob::Failed(e)),
                 },
@@ -184,19 +193,132 @@ pub fn extract_all<T: Send>(
         }
         let results: Vec<_> = chunk
             .into_par_iter()
-            .map(|job| {
-                let page = job.load(limits)?;
-                let record = extract_page(&page, cascade, config)?;
-                let extra = per_page(&record);
-                Ok((record, extra))
-            })
+            .map(|job| work(job.load(limits)?))
             .collect();
         for r in results {
-            progress.inc(1);
             sink(r)?;
         }
     }
     Ok(warc_skipped)
+}
+
+/// Streams the pages of `inputs` through extraction, calling `sink` in input order.
+/// `per_page` runs in the worker right after extraction (e.g. to sign the text) and
+/// its result travels with the record.
+pub fn extract_all<T: Send>(
+    inputs: &source::Inputs,
+    config: &Config,
+    cascade: &Cascade,
+    progress: &indicatif::ProgressBar,
+    per_page: impl Fn(&ExtractRecord) -> T + Sync,
+    mut sink: impl FnMut(Result<(ExtractRecord, T), PageError>) -> Result<()>,
+) -> Result<usize> {
+    stream_pages(
+        inputs,
+        config,
+        |page| {
+            let record = extract_page(&page, cascade, config)?;
+            let extra = per_page(&record);
+            Ok((record, extra))
+        },
+        |result| {
+            progress.inc(1);
+            sink(result)
+        },
+    )
+}
+
+/// What the Infholder learning pass did (for `summary.json`).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct LearnReport {
+    pub pages_seen: usize,
+    pub templates_learned: usize,
+    pub templates_loaded: usize,
+    /// Saved templates replaced because most of this run's pages no longer matched them.
+    pub templates_relearned: usize,
+    pub seconds: f64,
+}
+
+/// Build the extraction cascade for a run: `front` extractors (e.g. site rules) first,
+/// then Infholder with templates learned from `inputs` (and loaded from / saved to
+/// `templates_dir`), then the local heuristic.
+pub fn build_cascade(
+    inputs: &source::Inputs,
+    config: &Config,
+    front: Vec<Box<dyn crate::extract::Extractor>>,
+    templates_dir: Option<&Path>,
+) -> Result<(Cascade, Option<LearnReport>)> {
+    use crate::extract::infholder::{self, Infholder, Learner, TemplateStore};
+    let mut steps = front;
+    let mut report = None;
+    if config.infholder.enabled {
+        let start = Instant::now();
+        let saved = match templates_dir {
+            Some(dir) => TemplateStore::load(dir)?,
+            None => TemplateStore::default(),
+        };
+        let probe = Infholder::new(saved.clone(), config.infholder.clone(), config.heuristic.clone());
+        let mut learner = Learner::new(&config.infholder);
+        // Per saved template: pages of this run it was tried on, and how many it did not fit.
+        let mut fit: std::collections::HashMap<String, (usize, usize)> = Default::default();
+        let mut pages_seen = 0;
+        stream_pages(
+            inputs,
+            config,
+            |page| {
+                let (parsed, _) = decode_and_parse(&page)?;
+                let vector = infholder::block_vector(&parsed.dom);
+                let saved_fit = saved.candidates(&page.url).next().map(|t| {
+                    let ok = probe.template_mask(&parsed.dom, &page.url).is_ok();
+                    (t.group.clone(), ok)
+                });
+                Ok((page.url, vector, saved_fit))
+            },
+            |result| {
+                if let Ok((url, vector, saved_fit)) = result {
+                    pages_seen += 1;
+                    learner.add(&url, vector);
+                    if let Some((group, ok)) = saved_fit {
+                        let e = fit.entry(group).or_default();
+                        e.0 += 1;
+                        e.1 += usize::from(!ok);
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        let learned = learner.learn(&config.infholder);
+        let mut store = saved.clone();
+        let mut r = LearnReport {
+            pages_seen,
+            templates_loaded: saved.templates.len(),
+            ..LearnReport::default()
+        };
+        for (group, template) in learned.templates {
+            match saved.templates.get(&group) {
+                None => {
+                    r.templates_learned += 1;
+                    store.templates.insert(group, template);
+                }
+                Some(_) => {
+                    let (tried, misfit) = fit.get(&group).copied().unwrap_or_default();
+                    if tried > 0 && misfit * 2 > tried {
+                        tracing::info!("template {group} no longer fits {misfit} of {tried} pages: relearned");
+                        r.templates_relearned += 1;
+                        store.templates.insert(group, template);
+                    }
+                }
+            }
+        }
+        if let Some(dir) = templates_dir {
+            store.save(dir)?;
+        }
+        r.seconds = round3(start.elapsed().as_secs_f64());
+        report = Some(r);
+        steps.push(Box::new(Infholder::new(store, config.infholder.clone(), config.heuristic.clone())));
+    }
+    steps.push(Box::new(crate::extract::heuristic::Heuristic::new(config.heuristic.clone())));
+    Ok((Cascade::new(steps), report))
 }
 
 fn print_page_error(e: &PageError) {
@@ -243,6 +365,7 @@ pub fn run_extract(
     inputs: source::Inputs,
     config: &Config,
     cascade: &Cascade,
+    learn: Option<LearnReport>,
     out: &mut dyn Write,
     out_path: &Path,
     progress: &indicatif::ProgressBar,
@@ -250,7 +373,7 @@ pub fn run_extract(
     let start = Instant::now();
     let mut summary = Summary::default();
     let skipped = extract_all(
-        inputs,
+        &inputs,
         config,
         cascade,
         progress,
@@ -272,6 +395,8 @@ pub fn run_extract(
         source: e,
     })?;
     summary.warc_records_skipped = skipped;
+    summary.infholder = learn;
+    summary.extractors = cascade.reports();
     finish_timing(&mut summary, "extract", start);
     Ok(summary)
 }
@@ -352,6 +477,7 @@ pub fn run_pipeline(
     inputs: source::Inputs,
     config: &Config,
     cascade: &Cascade,
+    learn: Option<LearnReport>,
     out_dir: &Path,
     duplicates: DuplicatePolicy,
     progress: &indicatif::ProgressBar,
@@ -365,7 +491,7 @@ pub fn run_pipeline(
     let mut docs: Vec<DocEntry> = Vec::new();
     let mut summary = Summary::default();
     let skipped = extract_all(
-        inputs,
+        &inputs,
         config,
         cascade,
         progress,
@@ -402,6 +528,8 @@ pub fn run_pipeline(
     })?;
     drop(tmp);
     summary.warc_records_skipped = skipped;
+    summary.infholder = learn;
+    summary.extractors = cascade.reports();
     finish_timing(&mut summary, "extract", start);
 
     let dedup_start = Instant::now();

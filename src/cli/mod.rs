@@ -12,7 +12,6 @@ use crate::choose_main::MainOrder;
 use crate::config::Config;
 use crate::dedup::{self, ClusterMode, Measure, Signer};
 use crate::error::{Error, Result};
-use crate::extract::Cascade;
 use crate::group::GroupDepth;
 use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
@@ -89,6 +88,13 @@ struct InputArgs {
     /// URL-prefix group depth: `parent` (up to the last segment) or a number of directories.
     #[arg(long)]
     group_depth: Option<GroupDepth>,
+    /// Directory of Infholder templates: loaded before the run (pages of known groups are
+    /// cleaned without relearning), updated and saved after learning.
+    #[arg(long)]
+    templates: Option<PathBuf>,
+    /// Do not use Infholder (cross-page template removal); skips its learning pass.
+    #[arg(long)]
+    no_infholder: bool,
 }
 
 #[derive(Debug, Args)]
@@ -203,6 +209,9 @@ fn load_inputs(input: &InputArgs, config: &mut Config) -> Result<source::Inputs>
     if let Some(d) = input.group_depth {
         config.group_depth = d;
     }
+    if input.no_infholder {
+        config.infholder.enabled = false;
+    }
     let manifest = input.manifest.as_deref().map(Manifest::load).transpose()?;
     if input.paths.is_empty() && manifest.is_none() {
         return Err(Error::Config("give PATHs or a --manifest".into()));
@@ -225,12 +234,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Extract { input, output } => {
             let inputs = load_inputs(&input, &mut config)?;
-            let cascade = Cascade::local(config.heuristic.clone());
+            let (cascade, learn) = pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             let summary =
-                pipeline::run_extract(inputs, &config, &cascade, &mut *out, &out_name, &bar)?;
+                pipeline::run_extract(inputs, &config, &cascade, learn, &mut *out, &out_name, &bar)?;
             bar.finish_and_clear();
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(summary.failed))
@@ -243,14 +252,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             dedup.apply(&mut config)?;
             let inputs = load_inputs(&input, &mut config)?;
-            let cascade = Cascade::local(config.heuristic.clone());
+            let (cascade, learn) = pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let policy = if duplicates == "drop" {
                 DuplicatePolicy::Drop
             } else {
                 DuplicatePolicy::Keep
             };
-            let summary = pipeline::run_pipeline(inputs, &config, &cascade, &out, policy, &bar)?;
+            let summary = pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
             bar.finish_and_clear();
             eprintln!(
                 "{} pages ({} failed) in {:.2} s, {} clusters, {} duplicates → {}",

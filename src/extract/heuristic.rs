@@ -144,6 +144,14 @@ fn is_boilerplate_element(tag: &str, id_class: &str, role: &str) -> bool {
 
 /// Run the heuristic on a page.
 pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
+    extract_with_template(page, config, None)
+}
+
+/// Run the heuristic with some blocks already known to be boilerplate (`template[i]`
+/// for block `i`, e.g. Infholder's cross-page template): they count against any
+/// container holding them and are never written out.
+pub fn extract_with_template(page: &PageDom, config: &HeuristicConfig, template: Option<&[bool]>) -> Extracted {
+    let is_template = |i: usize| template.is_some_and(|t| t.get(i).copied().unwrap_or(false));
     if page.blocks.is_empty() {
         let reason = if page.frames > 0 {
             "page has no text of its own (only frames)"
@@ -158,8 +166,10 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
     let n = page.elements.len();
     // Content evidence (positive block values) below every element, marks ignored.
     let mut good = vec![0f64; n];
-    for b in &page.blocks {
-        good[b.elem as usize] += block_value(b, false, config).max(0.0);
+    for (i, b) in page.blocks.iter().enumerate() {
+        if !is_template(i) {
+            good[b.elem as usize] += block_value(b, false, config).max(0.0);
+        }
     }
     sum_up(page, &mut good);
     let total_good = good.first().copied().unwrap_or(0.0);
@@ -182,8 +192,8 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
 
     let mut sum = vec![0f64; n];
     let mut has_content = false;
-    for b in &page.blocks {
-        let v = block_value(b, marked[b.elem as usize] != NO_ELEM, config);
+    for (i, b) in page.blocks.iter().enumerate() {
+        let v = block_value(b, marked[b.elem as usize] != NO_ELEM || is_template(i), config);
         has_content |= v > 0.0;
         sum[b.elem as usize] += v;
     }
@@ -222,6 +232,9 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
     let kept: Vec<&Block> = page
         .blocks
         .iter()
+        .enumerate()
+        .filter(|&(i, _)| !is_template(i))
+        .map(|(_, b)| b)
         .filter(|b| page.contains(container, b.elem))
         .filter(|b| {
             let m = marked[b.elem as usize];
@@ -255,6 +268,7 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
         text,
         kept_words,
         empty_reason,
+        ..Extracted::default()
     }
 }
 

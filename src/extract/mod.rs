@@ -4,6 +4,7 @@
 
 pub mod dom;
 pub mod heuristic;
+pub mod infholder;
 pub mod title;
 
 pub use dom::{PageDom, ParsedPage};
@@ -24,6 +25,8 @@ pub struct Extracted {
     pub kept_words: u64,
     /// Why the text is empty, when it is.
     pub empty_reason: Option<String>,
+    /// Share of the page's visible words removed as cross-page template (Infholder).
+    pub template_ratio: Option<f64>,
 }
 
 /// One boilerplate-removal method.
@@ -33,6 +36,10 @@ pub trait Extractor: Send + Sync {
     /// `None` when the method does not apply to this page (no rule for the site, no
     /// template for the group, …), so the next method in the cascade runs.
     fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted>;
+    /// Counters for `summary.json` (under `extractors.<name>`), if the method keeps any.
+    fn report(&self) -> Option<serde_json::Value> {
+        None
+    }
 }
 
 /// Extractors in order of precedence. The last one should always answer.
@@ -48,6 +55,14 @@ impl Cascade {
     /// The default cascade: the local heuristic alone.
     pub fn local(config: heuristic::HeuristicConfig) -> Self {
         Cascade::new(vec![Box::new(heuristic::Heuristic::new(config))])
+    }
+
+    /// Each extractor's counters, by name.
+    pub fn reports(&self) -> std::collections::BTreeMap<String, serde_json::Value> {
+        self.steps
+            .iter()
+            .filter_map(|s| s.report().map(|r| (s.name().to_string(), r)))
+            .collect()
     }
 
     /// Run the cascade; returns the text and the name of the method that produced it.

@@ -1,0 +1,479 @@
+//! Infholder (algorithms.md §2): pages of one URL-prefix group share a template, and the
+//! template is what their block vectors have in common.
+//!
+//! 1. Every page becomes a vector of blocks: the text between block-level tag boundaries
+//!    (`p`, `div`, `li`, `td`, `h1`…; inline tags such as `a`, `span`, `b` are grouped into
+//!    the block whose text they carry), attributes dropped. A block's value is the CRC32
+//!    of its tag path (tag names only, from the well-formed html5ever tree) and its text.
+//! 2. A group's template is learned from a bounded sample (`sample_pages`, chosen by URL
+//!    hash, so the same pages are chosen whatever the input order): for every pair of
+//!    sample pages the longest common subsequence (LCS) of their vectors is computed; a
+//!    block of a page is template when it lies in the pairwise LCS with at least
+//!    `majority` of the other sample pages. One odd page (another layout, an error page)
+//!    then cannot shrink the template, as it would in a progressive k-way LCS, and a text
+//!    repeated on two pages of a group (a syndicated article, a print copy) is not a
+//!    majority. The template is the longest such per-page subsequence.
+//! 3. A page is cleaned by the LCS of its vector with the template: matched blocks are
+//!    template. When fewer than `min_template_match` of the template's blocks are found,
+//!    the page does not have the group's layout and the cascade moves on.
+//! 4. What the template does not catch (related lists, date lines, counters) is left to
+//!    the local heuristic, run with the template blocks marked as boilerplate.
+//!
+//! Groups with fewer than `min_group_pages` pages learn nothing; their pages use the
+//! template of the nearest wider prefix that has one (`site.ru/a/b/` → `site.ru/a/` →
+//! `site.ru/`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use super::dom::{PageDom, NO_ELEM};
+use super::heuristic::{self, HeuristicConfig};
+use super::{Extracted, Extractor, PageContext, ParsedPage};
+use crate::group;
+
+/// Infholder parameters; defaults documented in ARCHITECTURE.md.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct InfholderConfig {
+    /// Use Infholder at all (it costs a learning pass over the pages).
+    pub enabled: bool,
+    /// A prefix needs this many pages before a template is learned for it.
+    pub min_group_pages: usize,
+    /// Pages per group used for learning (bounded: an 8,000-page group costs the same).
+    pub sample_pages: usize,
+    /// Share of the other sample pages whose pairwise LCS must contain a block.
+    pub majority: f64,
+    /// A template with fewer blocks is no template (pages share no layout).
+    pub min_template_blocks: usize,
+    /// Share of the template's blocks a page must contain to be cleaned with it.
+    pub min_template_match: f64,
+    /// LCS tables larger than this many cells fall back to set matching.
+    pub max_lcs_cells: usize,
+}
+
+impl Default for InfholderConfig {
+    fn default() -> Self {
+        InfholderConfig {
+            enabled: true,
+            min_group_pages: 4,
+            sample_pages: 10,
+            majority: 0.5,
+            min_template_blocks: 5,
+            min_template_match: 0.5,
+            max_lcs_cells: 4_000_000,
+        }
+    }
+}
+
+/// The block vector of a page: CRC32 of (tag path, text) per text block.
+pub fn block_vector(dom: &PageDom) -> Vec<u32> {
+    let mut path_hash = vec![0u32; dom.elements.len()];
+    for (i, e) in dom.elements.iter().enumerate() {
+        let mut h = crc32fast::Hasher::new();
+        if e.parent != NO_ELEM {
+            h.update(&path_hash[e.parent as usize].to_le_bytes());
+        }
+        h.update(e.tag.as_bytes());
+        path_hash[i] = h.finalize();
+    }
+    dom.blocks
+        .iter()
+        .map(|b| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(&path_hash.get(b.elem as usize).copied().unwrap_or(0).to_le_bytes());
+            h.update(b.text.as_bytes());
+            h.finalize()
+        })
+        .collect()
+}
+
+/// Index pairs `(i, j)`, `a[i] == b[j]`, of one longest common subsequence of `a` and
+/// `b`, in order. Common prefixes and suffixes (headers and footers) are matched
+/// directly, and only values present in both sequences enter the dynamic programme; if
+/// its table would still exceed `max_cells`, values are matched as sets instead.
+pub fn lcs_pairs(a: &[u32], b: &[u32], max_cells: usize) -> Vec<(usize, usize)> {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut pairs: Vec<(usize, usize)> = (0..prefix).map(|i| (i, i)).collect();
+    let (a_mid, b_mid) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let in_b: HashSet<u32> = b_mid.iter().copied().collect();
+    let in_a: HashSet<u32> = a_mid.iter().copied().collect();
+    let xs: Vec<(usize, u32)> = a_mid.iter().enumerate().filter(|(_, v)| in_b.contains(v)).map(|(i, &v)| (i + prefix, v)).collect();
+    let ys: Vec<(usize, u32)> = b_mid.iter().enumerate().filter(|(_, v)| in_a.contains(v)).map(|(i, &v)| (i + prefix, v)).collect();
+    if xs.len().saturating_mul(ys.len()) > max_cells {
+        // Too big for the table: match each value's occurrences in order.
+        let mut next: HashMap<u32, Vec<usize>> = HashMap::new();
+        for &(j, v) in ys.iter().rev() {
+            next.entry(v).or_default().push(j);
+        }
+        let mut last_j = None;
+        for &(i, v) in &xs {
+            if let Some(list) = next.get_mut(&v) {
+                while let Some(&j) = list.last() {
+                    list.pop();
+                    if last_j.is_none_or(|l| j > l) {
+                        pairs.push((i, j));
+                        last_j = Some(j);
+                        break;
+                    }
+                }
+            }
+        }
+    } else if !xs.is_empty() && !ys.is_empty() {
+        let (n, m) = (xs.len(), ys.len());
+        let mut table = vec![0u32; (n + 1) * (m + 1)];
+        let at = |i: usize, j: usize| i * (m + 1) + j;
+        for i in (0..n).rev() {
+            for j in (0..m).rev() {
+                table[at(i, j)] = if xs[i].1 == ys[j].1 {
+                    table[at(i + 1, j + 1)] + 1
+                } else {
+                    table[at(i + 1, j)].max(table[at(i, j + 1)])
+                };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < n && j < m {
+            if xs[i].1 == ys[j].1 {
+                pairs.push((xs[i].0, ys[j].0));
+                i += 1;
+                j += 1;
+            } else if table[at(i + 1, j)] >= table[at(i, j + 1)] {
+                i += 1;
+            } else {
+                j += 1;
+            }
+        }
+    }
+    pairs.extend((0..suffix).rev().map(|k| (a.len() - 1 - k, b.len() - 1 - k)));
+    pairs
+}
+
+/// A learned template: the block values of a group's shared layout, in page order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Template {
+    /// The URL prefix it was learned for (`site.ru/a/`).
+    pub group: String,
+    pub blocks: Vec<u32>,
+    pub pages_sampled: usize,
+}
+
+/// Learn a template from sample vectors (see the module docs).
+pub fn learn(group: &str, samples: &[Vec<u32>], config: &InfholderConfig) -> Option<Template> {
+    let n = samples.len();
+    if n < 2 {
+        return None;
+    }
+    let mut counts: Vec<Vec<u32>> = samples.iter().map(|s| vec![0; s.len()]).collect();
+    for p in 0..n {
+        for q in p + 1..n {
+            for (i, j) in lcs_pairs(&samples[p], &samples[q], config.max_lcs_cells) {
+                counts[p][i] += 1;
+                counts[q][j] += 1;
+            }
+        }
+    }
+    let needed = ((config.majority * (n - 1) as f64).ceil() as u32).max(1);
+    let best = (0..n)
+        .map(|p| {
+            samples[p]
+                .iter()
+                .zip(&counts[p])
+                .filter(|(_, &c)| c >= needed)
+                .map(|(&v, _)| v)
+                .collect::<Vec<u32>>()
+        })
+        .max_by(|x, y| x.len().cmp(&y.len()).then(std::cmp::Ordering::Greater))?;
+    (best.len() >= config.min_template_blocks).then(|| Template {
+        group: group.to_string(),
+        blocks: best,
+        pages_sampled: n,
+    })
+}
+
+/// Which of `page`'s blocks are template, and how many of the template's blocks matched.
+pub fn match_template(page: &[u32], template: &Template, max_cells: usize) -> (Vec<bool>, usize) {
+    let pairs = lcs_pairs(page, &template.blocks, max_cells);
+    let mut mask = vec![false; page.len()];
+    for &(i, _) in &pairs {
+        mask[i] = true;
+    }
+    (mask, pairs.len())
+}
+
+/// Collects block vectors during the learning pass: page counts per prefix and, per
+/// prefix, the `sample_pages` vectors of the pages with the smallest URL hash.
+#[derive(Default)]
+pub struct Learner {
+    counts: HashMap<String, usize>,
+    samples: HashMap<String, Vec<(u64, Vec<u32>)>>,
+    sample_pages: usize,
+}
+
+impl Learner {
+    pub fn new(config: &InfholderConfig) -> Self {
+        Learner {
+            sample_pages: config.sample_pages.max(2),
+            ..Learner::default()
+        }
+    }
+
+    pub fn add(&mut self, url: &str, vector: Vec<u32>) {
+        let hash = xxhash_rust::xxh3::xxh3_64(url.as_bytes());
+        for prefix in group::prefixes(url) {
+            *self.counts.entry(prefix.clone()).or_default() += 1;
+            let sample = self.samples.entry(prefix).or_default();
+            if sample.iter().any(|(h, _)| *h == hash) {
+                continue; // the same URL twice
+            }
+            if sample.len() < self.sample_pages {
+                sample.push((hash, vector.clone()));
+            } else if let Some(max) = sample.iter_mut().max_by_key(|(h, _)| *h) {
+                if hash < max.0 {
+                    *max = (hash, vector.clone());
+                }
+            }
+        }
+    }
+
+    /// Learn a template for every prefix with enough pages.
+    pub fn learn(self, config: &InfholderConfig) -> TemplateStore {
+        use rayon::prelude::*;
+        let counts = self.counts;
+        let mut jobs: Vec<(String, Vec<(u64, Vec<u32>)>)> = self
+            .samples
+            .into_iter()
+            .filter(|(k, _)| counts[k] >= config.min_group_pages)
+            .collect();
+        jobs.sort_by(|a, b| a.0.cmp(&b.0));
+        let learned: Vec<Template> = jobs
+            .into_par_iter()
+            .filter_map(|(group, mut sample)| {
+                sample.sort_by_key(|(h, _)| *h);
+                let vectors: Vec<Vec<u32>> = sample.into_iter().map(|(_, v)| v).collect();
+                learn(&group, &vectors, config)
+            })
+            .collect();
+        let mut store = TemplateStore::default();
+        for t in learned {
+            store.templates.insert(t.group.clone(), t);
+        }
+        store
+    }
+}
+
+/// Templates by URL prefix.
+#[derive(Debug, Default, Clone)]
+pub struct TemplateStore {
+    pub templates: HashMap<String, Template>,
+}
+
+impl TemplateStore {
+    /// Templates that may apply to `url`, most specific prefix first.
+    pub fn candidates<'a>(&'a self, url: &str) -> impl Iterator<Item = &'a Template> + 'a {
+        group::prefixes(url).into_iter().filter_map(move |p| self.templates.get(&p))
+    }
+
+    /// Load every `*.json` template in `dir` (missing directory: empty store).
+    pub fn load(dir: &Path) -> crate::Result<TemplateStore> {
+        let mut store = TemplateStore::default();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Ok(store);
+        };
+        for entry in entries {
+            let path = entry.map_err(|e| crate::Error::io(dir, e))?.path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).map_err(|e| crate::Error::io(&path, e))?;
+            let t: Template = serde_json::from_str(&text).map_err(|e| crate::Error::BadLine {
+                path: path.clone(),
+                line: e.line(),
+                message: e.to_string(),
+            })?;
+            store.templates.insert(t.group.clone(), t);
+        }
+        Ok(store)
+    }
+
+    /// Write every template as `dir/<prefix>.json`.
+    pub fn save(&self, dir: &Path) -> crate::Result<()> {
+        std::fs::create_dir_all(dir).map_err(|e| crate::Error::io(dir, e))?;
+        for t in self.templates.values() {
+            let name: String = t
+                .group
+                .chars()
+                .map(|c| if c.is_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+                .collect();
+            let path = dir.join(format!("{name}.json"));
+            let text = serde_json::to_string(t).expect("template serializes");
+            std::fs::write(&path, text).map_err(|e| crate::Error::Output { path, source: e })?;
+        }
+        Ok(())
+    }
+}
+
+/// Infholder as an [`Extractor`]: cleans pages whose group has a matching template.
+pub struct Infholder {
+    store: TemplateStore,
+    config: InfholderConfig,
+    heuristic: HeuristicConfig,
+    applied: AtomicUsize,
+    no_template: AtomicUsize,
+    layout_mismatch: AtomicUsize,
+    empty_after_template: AtomicUsize,
+}
+
+impl Infholder {
+    pub fn new(store: TemplateStore, config: InfholderConfig, heuristic: HeuristicConfig) -> Self {
+        Infholder {
+            store,
+            config,
+            heuristic,
+            applied: AtomicUsize::new(0),
+            no_template: AtomicUsize::new(0),
+            layout_mismatch: AtomicUsize::new(0),
+            empty_after_template: AtomicUsize::new(0),
+        }
+    }
+
+    /// The template mask for a page, if one of its prefixes' templates matches it.
+    pub fn template_mask(&self, dom: &PageDom, url: &str) -> Result<Vec<bool>, &'static str> {
+        let vector = block_vector(dom);
+        let mut any = false;
+        for t in self.store.candidates(url) {
+            any = true;
+            let (mask, matched) = match_template(&vector, t, self.config.max_lcs_cells);
+            if matched >= self.config.min_template_blocks
+                && matched as f64 >= self.config.min_template_match * t.blocks.len() as f64
+            {
+                return Ok(mask);
+            }
+        }
+        Err(if any { "layout mismatch" } else { "no template" })
+    }
+}
+
+impl Extractor for Infholder {
+    fn name(&self) -> &str {
+        "infholder+heuristic"
+    }
+
+    fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted> {
+        let mask = match self.template_mask(&page.dom, ctx.url) {
+            Ok(mask) => mask,
+            Err("no template") => {
+                self.no_template.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
+            Err(_) => {
+                self.layout_mismatch.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
+        };
+        let mut found = heuristic::extract_with_template(&page.dom, &self.heuristic, Some(&mask));
+        if found.text.is_empty() {
+            // Everything left was template or chrome: never return nothing because the
+            // text repeats across the group; let the local method decide.
+            self.empty_after_template.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        let visible = page.dom.visible_words().max(1);
+        let template_words: u64 = page
+            .dom
+            .blocks
+            .iter()
+            .zip(&mask)
+            .filter(|(_, &t)| t)
+            .map(|(b, _)| b.words as u64)
+            .sum();
+        found.template_ratio = Some((template_words as f64 / visible as f64 * 10_000.0).round() / 10_000.0);
+        self.applied.fetch_add(1, Ordering::Relaxed);
+        Some(found)
+    }
+
+    fn report(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "templates": self.store.templates.len(),
+            "pages_cleaned": self.applied.load(Ordering::Relaxed),
+            "fallback_no_template": self.no_template.load(Ordering::Relaxed),
+            "fallback_layout_mismatch": self.layout_mismatch.load(Ordering::Relaxed),
+            "fallback_empty_after_template": self.empty_after_template.load(Ordering::Relaxed),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lcs_finds_common_subsequence_with_prefix_and_suffix() {
+        let a = [1, 2, 10, 3, 11, 4, 5];
+        let b = [1, 2, 3, 20, 4, 21, 5];
+        let pairs = lcs_pairs(&a, &b, 1_000_000);
+        let values: Vec<u32> = pairs.iter().map(|&(i, _)| a[i]).collect();
+        assert_eq!(values, [1, 2, 3, 4, 5]);
+        assert!(pairs.iter().all(|&(i, j)| a[i] == b[j]));
+        // Set fallback gives an in-order matching too.
+        let small = lcs_pairs(&a, &b, 1);
+        assert!(small.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+    }
+
+    fn page(template: &[u32], content: &[u32]) -> Vec<u32> {
+        // header, content, footer
+        let (head, foot) = template.split_at(template.len() / 2);
+        head.iter().chain(content).chain(foot).copied().collect()
+    }
+
+    #[test]
+    fn majority_template_survives_one_odd_page() {
+        let tpl: Vec<u32> = (1..=10).collect();
+        let mut samples: Vec<Vec<u32>> = (0..6).map(|k| page(&tpl, &[100 + k, 200 + k, 300 + k])).collect();
+        samples.push(vec![7, 8, 9, 1000, 1001]); // an odd page with another layout
+        // A syndicated article on two pages of the group is not template.
+        samples[0].splice(5..5, [555, 556]);
+        samples[1].splice(5..5, [555, 556]);
+        let t = learn("g/", &samples, &InfholderConfig::default()).expect("template");
+        assert_eq!(t.blocks, tpl);
+        let (mask, matched) = match_template(&samples[0], &t, 1_000_000);
+        assert_eq!(matched, 10);
+        let kept: Vec<u32> = samples[0].iter().zip(&mask).filter(|(_, m)| !**m).map(|(v, _)| *v).collect();
+        assert_eq!(kept, [555, 556, 100, 200, 300]);
+    }
+
+    #[test]
+    fn pages_without_shared_layout_learn_nothing() {
+        let samples: Vec<Vec<u32>> = (0..5).map(|k| (k * 100..k * 100 + 20).collect()).collect();
+        assert!(learn("g/", &samples, &InfholderConfig::default()).is_none());
+        assert!(learn("g/", &samples[..1], &InfholderConfig::default()).is_none());
+    }
+
+    #[test]
+    fn learner_uses_wider_prefix_for_small_groups_and_round_trips() {
+        let config = InfholderConfig::default();
+        let mut learner = Learner::new(&config);
+        let tpl: Vec<u32> = (1..=8).collect();
+        for k in 0..6u32 {
+            learner.add(&format!("http://s.ru/news/{k}.html"), page(&tpl, &[50 + k]));
+        }
+        learner.add("http://s.ru/amp/x.html", page(&tpl, &[99]));
+        let store = learner.learn(&config);
+        assert!(store.templates.contains_key("s.ru/news/"));
+        assert!(!store.templates.contains_key("s.ru/amp/"));
+        let wider: Vec<&str> = store.candidates("http://s.ru/amp/x.html").map(|t| t.group.as_str()).collect();
+        assert_eq!(wider, ["s.ru/"]);
+        let dir = tempfile::tempdir().unwrap();
+        store.save(dir.path()).unwrap();
+        let loaded = TemplateStore::load(dir.path()).unwrap();
+        assert_eq!(loaded.templates, store.templates);
+    }
+}
