@@ -66,7 +66,10 @@ pub fn prefixes(url: &str) -> Vec<String> {
         return vec![deepest];
     };
     let dirs = deepest[slash + 1..].matches('/').count();
-    (0..=dirs).rev().map(|d| group_key(url, GroupDepth::Segments(d))).collect()
+    (0..=dirs)
+        .rev()
+        .map(|d| group_key(url, GroupDepth::Segments(d)))
+        .collect()
 }
 
 #[cfg(test)]

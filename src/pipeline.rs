@@ -231,7 +231,7 @@ pub fn extract_all<T: Send>(
 /// What the Infholder learning pass did (for `summary.json`).
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct LearnReport {
-    pub pages_seen: usize,
+    pub pages_parsed: usize,
     pub templates_learned: usize,
     pub templates_loaded: usize,
     /// Saved templates replaced because most of this run's pages no longer matched them.
@@ -257,13 +257,42 @@ pub fn build_cascade(
             Some(dir) => TemplateStore::load(dir)?,
             None => TemplateStore::default(),
         };
-        let probe = Infholder::new(saved.clone(), config.infholder.clone(), config.heuristic.clone());
+        let probe = Infholder::new(
+            saved.clone(),
+            config.infholder.clone(),
+            config.heuristic.clone(),
+        );
         let mut learner = Learner::new(&config.infholder);
         // Per saved template: pages of this run it was tried on, and how many it did not fit.
         let mut fit: std::collections::HashMap<String, (usize, usize)> = Default::default();
         let mut pages_seen = 0;
+        // Without saved templates to check, only the pages some sample needs are parsed
+        // (URLs of files are known before reading); WARC records are all read.
+        let learn_inputs;
+        let pass_inputs = if saved.templates.is_empty() {
+            let sample = infholder::sample_urls(
+                inputs.files.iter().map(|f| f.url.as_str()),
+                &config.infholder,
+            );
+            let (sampled, counted): (Vec<_>, Vec<_>) = inputs
+                .files
+                .iter()
+                .cloned()
+                .partition(|f| sample.contains(f.url.as_str()));
+            for f in &counted {
+                learner.count(&f.url);
+            }
+            learn_inputs = source::Inputs {
+                files: sampled,
+                warcs: inputs.warcs.clone(),
+                errors: Vec::new(),
+            };
+            &learn_inputs
+        } else {
+            inputs
+        };
         stream_pages(
-            inputs,
+            pass_inputs,
             config,
             |page| {
                 let (parsed, _) = decode_and_parse(&page)?;
@@ -290,7 +319,7 @@ pub fn build_cascade(
         let learned = learner.learn(&config.infholder);
         let mut store = saved.clone();
         let mut r = LearnReport {
-            pages_seen,
+            pages_parsed: pages_seen,
             templates_loaded: saved.templates.len(),
             ..LearnReport::default()
         };
@@ -303,7 +332,9 @@ pub fn build_cascade(
                 Some(_) => {
                     let (tried, misfit) = fit.get(&group).copied().unwrap_or_default();
                     if tried > 0 && misfit * 2 > tried {
-                        tracing::info!("template {group} no longer fits {misfit} of {tried} pages: relearned");
+                        tracing::info!(
+                            "template {group} no longer fits {misfit} of {tried} pages: relearned"
+                        );
                         r.templates_relearned += 1;
                         store.templates.insert(group, template);
                     }
@@ -315,9 +346,15 @@ pub fn build_cascade(
         }
         r.seconds = round3(start.elapsed().as_secs_f64());
         report = Some(r);
-        steps.push(Box::new(Infholder::new(store, config.infholder.clone(), config.heuristic.clone())));
+        steps.push(Box::new(Infholder::new(
+            store,
+            config.infholder.clone(),
+            config.heuristic.clone(),
+        )));
     }
-    steps.push(Box::new(crate::extract::heuristic::Heuristic::new(config.heuristic.clone())));
+    steps.push(Box::new(crate::extract::heuristic::Heuristic::new(
+        config.heuristic.clone(),
+    )));
     Ok((Cascade::new(steps), report))
 }
 

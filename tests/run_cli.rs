@@ -103,7 +103,16 @@ fn run_finds_the_syndicated_and_print_copies_and_their_originals() {
             .unwrap();
     assert_eq!(summary["pages"], 16);
     assert_eq!(summary["failed"], 0);
-    assert_eq!(summary["methods"]["heuristic"], 16);
+    assert_eq!(summary["methods"]["heuristic"], 8);
+    assert_eq!(summary["methods"]["infholder+heuristic"], 8);
+    assert_eq!(
+        summary["extractors"]["infholder+heuristic"]["pages_cleaned"],
+        8
+    );
+    assert_eq!(
+        summary["extractors"]["infholder+heuristic"]["fallback_layout_mismatch"],
+        1
+    );
     assert_eq!(summary["dedup"]["clusters"], 3);
     assert!(summary["timings_s"]["total"].as_f64().is_some());
 }

@@ -234,12 +234,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Extract { input, output } => {
             let inputs = load_inputs(&input, &mut config)?;
-            let (cascade, learn) = pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
+            let (cascade, learn) =
+                pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
-            let summary =
-                pipeline::run_extract(inputs, &config, &cascade, learn, &mut *out, &out_name, &bar)?;
+            let summary = pipeline::run_extract(
+                inputs, &config, &cascade, learn, &mut *out, &out_name, &bar,
+            )?;
             bar.finish_and_clear();
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(summary.failed))
@@ -252,14 +254,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             dedup.apply(&mut config)?;
             let inputs = load_inputs(&input, &mut config)?;
-            let (cascade, learn) = pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
+            let (cascade, learn) =
+                pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let policy = if duplicates == "drop" {
                 DuplicatePolicy::Drop
             } else {
                 DuplicatePolicy::Keep
             };
-            let summary = pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
+            let summary =
+                pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
             bar.finish_and_clear();
             eprintln!(
                 "{} pages ({} failed) in {:.2} s, {} clusters, {} duplicates → {}",

@@ -150,7 +150,11 @@ pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
 /// Run the heuristic with some blocks already known to be boilerplate (`template[i]`
 /// for block `i`, e.g. Infholder's cross-page template): they count against any
 /// container holding them and are never written out.
-pub fn extract_with_template(page: &PageDom, config: &HeuristicConfig, template: Option<&[bool]>) -> Extracted {
+pub fn extract_with_template(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    template: Option<&[bool]>,
+) -> Extracted {
     let is_template = |i: usize| template.is_some_and(|t| t.get(i).copied().unwrap_or(false));
     if page.blocks.is_empty() {
         let reason = if page.frames > 0 {
@@ -193,7 +197,11 @@ pub fn extract_with_template(page: &PageDom, config: &HeuristicConfig, template:
     let mut sum = vec![0f64; n];
     let mut has_content = false;
     for (i, b) in page.blocks.iter().enumerate() {
-        let v = block_value(b, marked[b.elem as usize] != NO_ELEM || is_template(i), config);
+        let v = block_value(
+            b,
+            marked[b.elem as usize] != NO_ELEM || is_template(i),
+            config,
+        );
         has_content |= v > 0.0;
         sum[b.elem as usize] += v;
     }

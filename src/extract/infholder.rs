@@ -50,7 +50,8 @@ pub struct InfholderConfig {
     pub min_template_blocks: usize,
     /// Share of the template's blocks a page must contain to be cleaned with it.
     pub min_template_match: f64,
-    /// LCS tables larger than this many cells fall back to set matching.
+    /// More matching block pairs than this between two pages (pathological repetition)
+    /// and the LCS falls back to greedy in-order matching.
     pub max_lcs_cells: usize,
 }
 
@@ -83,7 +84,13 @@ pub fn block_vector(dom: &PageDom) -> Vec<u32> {
         .iter()
         .map(|b| {
             let mut h = crc32fast::Hasher::new();
-            h.update(&path_hash.get(b.elem as usize).copied().unwrap_or(0).to_le_bytes());
+            h.update(
+                &path_hash
+                    .get(b.elem as usize)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_le_bytes(),
+            );
             h.update(b.text.as_bytes());
             h.finalize()
         })
@@ -92,9 +99,12 @@ pub fn block_vector(dom: &PageDom) -> Vec<u32> {
 
 /// Index pairs `(i, j)`, `a[i] == b[j]`, of one longest common subsequence of `a` and
 /// `b`, in order. Common prefixes and suffixes (headers and footers) are matched
-/// directly, and only values present in both sequences enter the dynamic programme; if
-/// its table would still exceed `max_cells`, values are matched as sets instead.
-pub fn lcs_pairs(a: &[u32], b: &[u32], max_cells: usize) -> Vec<(usize, usize)> {
+/// directly; the middle is solved by Hunt–Szymanski: the match pairs, taken row by row
+/// with columns descending, and their longest strictly increasing run of columns. That is
+/// O(r log r) for r matching pairs — near-linear for block vectors, whose values are
+/// mostly unique — instead of the O(n·m) table. Above `max_pairs` matching pairs
+/// (pathological repetition) values are matched greedily in order instead.
+pub fn lcs_pairs(a: &[u32], b: &[u32], max_pairs: usize) -> Vec<(usize, usize)> {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let suffix = a[prefix..]
         .iter()
@@ -103,57 +113,59 @@ pub fn lcs_pairs(a: &[u32], b: &[u32], max_cells: usize) -> Vec<(usize, usize)> 
         .take_while(|(x, y)| x == y)
         .count();
     let mut pairs: Vec<(usize, usize)> = (0..prefix).map(|i| (i, i)).collect();
-    let (a_mid, b_mid) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
-    let in_b: HashSet<u32> = b_mid.iter().copied().collect();
-    let in_a: HashSet<u32> = a_mid.iter().copied().collect();
-    let xs: Vec<(usize, u32)> = a_mid.iter().enumerate().filter(|(_, v)| in_b.contains(v)).map(|(i, &v)| (i + prefix, v)).collect();
-    let ys: Vec<(usize, u32)> = b_mid.iter().enumerate().filter(|(_, v)| in_a.contains(v)).map(|(i, &v)| (i + prefix, v)).collect();
-    if xs.len().saturating_mul(ys.len()) > max_cells {
-        // Too big for the table: match each value's occurrences in order.
-        let mut next: HashMap<u32, Vec<usize>> = HashMap::new();
-        for &(j, v) in ys.iter().rev() {
-            next.entry(v).or_default().push(j);
-        }
-        let mut last_j = None;
-        for &(i, v) in &xs {
-            if let Some(list) = next.get_mut(&v) {
-                while let Some(&j) = list.last() {
-                    list.pop();
-                    if last_j.is_none_or(|l| j > l) {
-                        pairs.push((i, j));
-                        last_j = Some(j);
-                        break;
-                    }
+    let (a_end, b_end) = (a.len() - suffix, b.len() - suffix);
+    let mut columns: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (j, &v) in b.iter().enumerate().take(b_end).skip(prefix) {
+        columns.entry(v).or_default().push(j);
+    }
+    let total: usize = (prefix..a_end)
+        .map(|i| columns.get(&a[i]).map_or(0, Vec::len))
+        .sum();
+    if total > max_pairs {
+        // Greedy in-order matching: bounded work on pathological pages.
+        let mut next_free = prefix;
+        for (i, v) in a.iter().enumerate().take(a_end).skip(prefix) {
+            if let Some(cols) = columns.get(v) {
+                if let Some(&j) = cols.iter().find(|&&j| j >= next_free) {
+                    pairs.push((i, j));
+                    next_free = j + 1;
                 }
             }
         }
-    } else if !xs.is_empty() && !ys.is_empty() {
-        let (n, m) = (xs.len(), ys.len());
-        let mut table = vec![0u32; (n + 1) * (m + 1)];
-        let at = |i: usize, j: usize| i * (m + 1) + j;
-        for i in (0..n).rev() {
-            for j in (0..m).rev() {
-                table[at(i, j)] = if xs[i].1 == ys[j].1 {
-                    table[at(i + 1, j + 1)] + 1
-                } else {
-                    table[at(i + 1, j)].max(table[at(i, j + 1)])
-                };
+    } else {
+        let mut matches: Vec<(usize, usize)> = Vec::with_capacity(total);
+        for (i, v) in a.iter().enumerate().take(a_end).skip(prefix) {
+            if let Some(cols) = columns.get(v) {
+                matches.extend(cols.iter().rev().map(|&j| (i, j)));
             }
         }
-        let (mut i, mut j) = (0, 0);
-        while i < n && j < m {
-            if xs[i].1 == ys[j].1 {
-                pairs.push((xs[i].0, ys[j].0));
-                i += 1;
-                j += 1;
-            } else if table[at(i + 1, j)] >= table[at(i, j + 1)] {
-                i += 1;
+        // Longest strictly increasing subsequence of the columns (patience sorting).
+        let mut tails: Vec<usize> = Vec::new();
+        let mut prev: Vec<usize> = vec![usize::MAX; matches.len()];
+        for (k, &(_, j)) in matches.iter().enumerate() {
+            let pos = tails.partition_point(|&t| matches[t].1 < j);
+            if pos > 0 {
+                prev[k] = tails[pos - 1];
+            }
+            if pos == tails.len() {
+                tails.push(k);
             } else {
-                j += 1;
+                tails[pos] = k;
             }
         }
+        let mut chain = Vec::with_capacity(tails.len());
+        let mut k = tails.last().copied().unwrap_or(usize::MAX);
+        while k != usize::MAX {
+            chain.push(matches[k]);
+            k = prev[k];
+        }
+        pairs.extend(chain.into_iter().rev());
     }
-    pairs.extend((0..suffix).rev().map(|k| (a.len() - 1 - k, b.len() - 1 - k)));
+    pairs.extend(
+        (0..suffix)
+            .rev()
+            .map(|k| (a.len() - 1 - k, b.len() - 1 - k)),
+    );
     pairs
 }
 
@@ -226,6 +238,13 @@ impl Learner {
         }
     }
 
+    /// Count a page that is not in any sample (see [`sample_urls`]).
+    pub fn count(&mut self, url: &str) {
+        for prefix in group::prefixes(url) {
+            *self.counts.entry(prefix).or_default() += 1;
+        }
+    }
+
     pub fn add(&mut self, url: &str, vector: Vec<u32>) {
         let hash = xxhash_rust::xxh3::xxh3_64(url.as_bytes());
         for prefix in group::prefixes(url) {
@@ -270,6 +289,30 @@ impl Learner {
     }
 }
 
+/// The URLs that [`Learner`] would keep in some prefix's sample, computed from the URL
+/// list alone: when URLs are known before reading (files, manifests), only these pages
+/// need parsing in the learning pass.
+pub fn sample_urls<'a>(
+    urls: impl Iterator<Item = &'a str>,
+    config: &InfholderConfig,
+) -> HashSet<&'a str> {
+    let k = config.sample_pages.max(2);
+    let mut by_prefix: HashMap<String, Vec<(u64, &'a str)>> = HashMap::new();
+    for url in urls {
+        let hash = xxhash_rust::xxh3::xxh3_64(url.as_bytes());
+        for prefix in group::prefixes(url) {
+            by_prefix.entry(prefix).or_default().push((hash, url));
+        }
+    }
+    let mut chosen = HashSet::new();
+    for (_, mut list) in by_prefix {
+        list.sort_unstable();
+        list.dedup();
+        chosen.extend(list.into_iter().take(k).map(|(_, u)| u));
+    }
+    chosen
+}
+
 /// Templates by URL prefix.
 #[derive(Debug, Default, Clone)]
 pub struct TemplateStore {
@@ -279,7 +322,9 @@ pub struct TemplateStore {
 impl TemplateStore {
     /// Templates that may apply to `url`, most specific prefix first.
     pub fn candidates<'a>(&'a self, url: &str) -> impl Iterator<Item = &'a Template> + 'a {
-        group::prefixes(url).into_iter().filter_map(move |p| self.templates.get(&p))
+        group::prefixes(url)
+            .into_iter()
+            .filter_map(move |p| self.templates.get(&p))
     }
 
     /// Load every `*.json` template in `dir` (missing directory: empty store).
@@ -311,7 +356,13 @@ impl TemplateStore {
             let name: String = t
                 .group
                 .chars()
-                .map(|c| if c.is_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+                .map(|c| {
+                    if c.is_alphanumeric() || c == '.' || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .collect();
             let path = dir.join(format!("{name}.json"));
             let text = serde_json::to_string(t).expect("template serializes");
@@ -358,7 +409,11 @@ impl Infholder {
                 return Ok(mask);
             }
         }
-        Err(if any { "layout mismatch" } else { "no template" })
+        Err(if any {
+            "layout mismatch"
+        } else {
+            "no template"
+        })
     }
 }
 
@@ -395,7 +450,8 @@ impl Extractor for Infholder {
             .filter(|(_, &t)| t)
             .map(|(b, _)| b.words as u64)
             .sum();
-        found.template_ratio = Some((template_words as f64 / visible as f64 * 10_000.0).round() / 10_000.0);
+        found.template_ratio =
+            Some((template_words as f64 / visible as f64 * 10_000.0).round() / 10_000.0);
         self.applied.fetch_add(1, Ordering::Relaxed);
         Some(found)
     }
@@ -415,6 +471,40 @@ impl Extractor for Infholder {
 mod tests {
     use super::*;
 
+    /// Reference LCS length by dynamic programming.
+    fn lcs_len(a: &[u32], b: &[u32]) -> usize {
+        let mut t = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for i in (0..a.len()).rev() {
+            for j in (0..b.len()).rev() {
+                t[i][j] = if a[i] == b[j] {
+                    t[i + 1][j + 1] + 1
+                } else {
+                    t[i + 1][j].max(t[i][j + 1])
+                };
+            }
+        }
+        t[0][0]
+    }
+
+    #[test]
+    fn lcs_matches_dynamic_programming_on_random_vectors() {
+        let mut x = 12345u64;
+        let mut next = || {
+            x = crate::dedup::minhash::mix64(x);
+            (x % 6) as u32
+        };
+        for len in [0, 1, 5, 17, 40] {
+            for _ in 0..20 {
+                let a: Vec<u32> = (0..len).map(|_| next()).collect();
+                let b: Vec<u32> = (0..len + 3).map(|_| next()).collect();
+                let pairs = lcs_pairs(&a, &b, usize::MAX);
+                assert_eq!(pairs.len(), lcs_len(&a, &b), "{a:?} {b:?}");
+                assert!(pairs.iter().all(|&(i, j)| a[i] == b[j]));
+                assert!(pairs.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+            }
+        }
+    }
+
     #[test]
     fn lcs_finds_common_subsequence_with_prefix_and_suffix() {
         let a = [1, 2, 10, 3, 11, 4, 5];
@@ -423,7 +513,7 @@ mod tests {
         let values: Vec<u32> = pairs.iter().map(|&(i, _)| a[i]).collect();
         assert_eq!(values, [1, 2, 3, 4, 5]);
         assert!(pairs.iter().all(|&(i, j)| a[i] == b[j]));
-        // Set fallback gives an in-order matching too.
+        // The greedy fallback gives an in-order matching too.
         let small = lcs_pairs(&a, &b, 1);
         assert!(small.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
     }
@@ -437,16 +527,23 @@ mod tests {
     #[test]
     fn majority_template_survives_one_odd_page() {
         let tpl: Vec<u32> = (1..=10).collect();
-        let mut samples: Vec<Vec<u32>> = (0..6).map(|k| page(&tpl, &[100 + k, 200 + k, 300 + k])).collect();
+        let mut samples: Vec<Vec<u32>> = (0..6)
+            .map(|k| page(&tpl, &[100 + k, 200 + k, 300 + k]))
+            .collect();
         samples.push(vec![7, 8, 9, 1000, 1001]); // an odd page with another layout
-        // A syndicated article on two pages of the group is not template.
+                                                 // A syndicated article on two pages of the group is not template.
         samples[0].splice(5..5, [555, 556]);
         samples[1].splice(5..5, [555, 556]);
         let t = learn("g/", &samples, &InfholderConfig::default()).expect("template");
         assert_eq!(t.blocks, tpl);
         let (mask, matched) = match_template(&samples[0], &t, 1_000_000);
         assert_eq!(matched, 10);
-        let kept: Vec<u32> = samples[0].iter().zip(&mask).filter(|(_, m)| !**m).map(|(v, _)| *v).collect();
+        let kept: Vec<u32> = samples[0]
+            .iter()
+            .zip(&mask)
+            .filter(|(_, m)| !**m)
+            .map(|(v, _)| *v)
+            .collect();
         assert_eq!(kept, [555, 556, 100, 200, 300]);
     }
 
@@ -469,7 +566,10 @@ mod tests {
         let store = learner.learn(&config);
         assert!(store.templates.contains_key("s.ru/news/"));
         assert!(!store.templates.contains_key("s.ru/amp/"));
-        let wider: Vec<&str> = store.candidates("http://s.ru/amp/x.html").map(|t| t.group.as_str()).collect();
+        let wider: Vec<&str> = store
+            .candidates("http://s.ru/amp/x.html")
+            .map(|t| t.group.as_str())
+            .collect();
         assert_eq!(wider, ["s.ru/"]);
         let dir = tempfile::tempdir().unwrap();
         store.save(dir.path()).unwrap();
