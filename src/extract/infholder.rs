@@ -548,6 +548,47 @@ mod tests {
     }
 
     #[test]
+    fn learning_sample_is_bounded_whatever_the_group_size() {
+        let config = InfholderConfig::default();
+        let mut learner = Learner::new(&config);
+        let tpl: Vec<u32> = (1..=8).collect();
+        for k in 0..8_000u32 {
+            learner.add(
+                &format!("http://big.ru/forum/{k}.html"),
+                page(&tpl, &[100_000 + k]),
+            );
+        }
+        assert_eq!(learner.counts["big.ru/forum/"], 8_000);
+        assert!(learner
+            .samples
+            .values()
+            .all(|s| s.len() == config.sample_pages));
+        let store = learner.learn(&config);
+        assert_eq!(store.templates["big.ru/forum/"].blocks, tpl);
+        assert_eq!(
+            store.templates["big.ru/forum/"].pages_sampled,
+            config.sample_pages
+        );
+    }
+
+    #[test]
+    fn sample_urls_match_what_the_learner_keeps() {
+        let config = InfholderConfig::default();
+        let urls: Vec<String> = (0..50).map(|k| format!("http://s.ru/a/{k}.html")).collect();
+        let chosen = sample_urls(urls.iter().map(String::as_str), &config);
+        let mut learner = Learner::new(&config);
+        for u in &urls {
+            learner.add(u, vec![1]);
+        }
+        let kept: HashSet<u64> = learner.samples["s.ru/a/"].iter().map(|(h, _)| *h).collect();
+        let chosen_hashes: HashSet<u64> = chosen
+            .iter()
+            .map(|u| xxhash_rust::xxh3::xxh3_64(u.as_bytes()))
+            .collect();
+        assert_eq!(kept, chosen_hashes);
+    }
+
+    #[test]
     fn pages_without_shared_layout_learn_nothing() {
         let samples: Vec<Vec<u32>> = (0..5).map(|k| (k * 100..k * 100 + 20).collect()).collect();
         assert!(learn("g/", &samples, &InfholderConfig::default()).is_none());
