@@ -58,7 +58,8 @@ pub fn extract_page(
         url: &page.url,
         group: &group,
     };
-    let (found, method) = cascade.extract(&parsed, &ctx);
+    let answer = cascade.answer(&parsed, &ctx);
+    let found = answer.extracted;
     let visible = parsed.dom.visible_words();
     let boilerplate_ratio = if visible == 0 {
         0.0
@@ -69,9 +70,12 @@ pub fn extract_page(
         path: page.path.clone(),
         url: page.url.clone(),
         group,
-        title: title::page_title(&parsed.dom),
+        title: answer
+            .title
+            .unwrap_or_else(|| title::page_title(&parsed.dom)),
         text: found.text,
-        method,
+        method: answer.method,
+        date: answer.date,
         fetched_at: page.fetched_at,
         popularity: page.popularity,
         boilerplate_ratio: (boilerplate_ratio * 10_000.0).round() / 10_000.0,
@@ -106,6 +110,9 @@ pub struct Summary {
     pub warc_records_skipped: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dedup: Option<DedupStats>,
+    /// Each extractor's own counters (e.g. `rules`: per-rule matched/yielded/broke).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub extractors: BTreeMap<String, serde_json::Value>,
     pub timings_s: BTreeMap<&'static str, f64>,
     pub pages_per_second: f64,
     pub threads: usize,
@@ -191,6 +198,7 @@ pub fn extract_all<T: Send>(
                 Ok((record, extra))
             })
             .collect();
+        cascade.end_batch();
         for r in results {
             progress.inc(1);
             sink(r)?;
@@ -272,6 +280,7 @@ pub fn run_extract(
         source: e,
     })?;
     summary.warc_records_skipped = skipped;
+    summary.extractors = cascade.report();
     finish_timing(&mut summary, "extract", start);
     Ok(summary)
 }
@@ -402,6 +411,7 @@ pub fn run_pipeline(
     })?;
     drop(tmp);
     summary.warc_records_skipped = skipped;
+    summary.extractors = cascade.report();
     finish_timing(&mut summary, "extract", start);
 
     let dedup_start = Instant::now();

@@ -798,7 +798,8 @@ impl RuleSet {
 }
 
 impl Rule {
-    fn url_matches(&self, path: &str) -> bool {
+    /// Whether the rule's `path_prefix` / `path_glob` accept this URL path.
+    pub fn url_matches(&self, path: &str) -> bool {
         self.path_prefix
             .as_deref()
             .is_none_or(|p| path.starts_with(p))
