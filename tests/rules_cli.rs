@@ -37,7 +37,10 @@ fn shipped_rule_files_check_clean_and_their_tests_pass() {
         "dailydigest.example",
         "ru.wikipedia.org",
     ] {
-        assert!(stdout.contains(&format!("rules:{site}#")), "no test for {site}");
+        assert!(
+            stdout.contains(&format!("rules:{site}#")),
+            "no test for {site}"
+        );
     }
 }
 
@@ -55,7 +58,12 @@ fn run_with_rules_names_the_rule_and_keeps_every_expectation() {
         "--out",
         out_dir.path().to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let records = jsonl(&out_dir.path().join("pages.jsonl"));
     let failures = check_expectations(&records, |p| p.to_string());
     assert!(failures.is_empty(), "{failures:#?}");
@@ -158,7 +166,8 @@ fn rules_check_names_file_line_and_column_of_each_problem() {
             .unwrap_or_else(|| panic!("nothing about {file}: {stdout}"))
             .to_string()
     };
-    assert!(line_for("z-conflict.yaml").contains("z-conflict.yaml:2:9: host `gardenblog.example` is already claimed by"));
+    assert!(line_for("z-conflict.yaml")
+        .contains("z-conflict.yaml:2:9: host `gardenblog.example` is already claimed by"));
     assert!(line_for("broken-yaml.yaml").contains("broken-yaml.yaml:3:8: unclosed bracket"));
     assert!(line_for("unknown-key.yaml").contains("unknown-key.yaml:5:5: unknown field `contents`"));
     // The XPath starts after the quote at column 15; it ends too early (no `]`).
@@ -182,7 +191,10 @@ fn bad_rule_files_are_skipped_in_runs_unless_strict() {
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("warning:") && stderr.contains("bad-xpath.yaml:5:"), "{stderr}");
+    assert!(
+        stderr.contains("warning:") && stderr.contains("bad-xpath.yaml:5:"),
+        "{stderr}"
+    );
     let records = stdout_jsonl(&out);
     assert_eq!(records.len(), 16);
     for r in &records {
@@ -221,7 +233,10 @@ fn rules_test_fails_when_a_snippet_is_missing() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("FAIL"), "{stdout}");
-    assert!(stdout.contains("missing: \"A sentence that is not there\""), "{stdout}");
+    assert!(
+        stdout.contains("missing: \"A sentence that is not there\""),
+        "{stdout}"
+    );
     assert!(stdout.contains("0 passed, 1 failed"), "{stdout}");
 }
 
@@ -241,9 +256,15 @@ fn rules_try_shows_selection_and_kept_text() {
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("//div[@class='post-body']: 1 node(s)"), "{stdout}");
+    assert!(
+        stdout.contains("//div[@class='post-body']: 1 node(s)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("div[@class='post-body']"), "{stdout}");
-    assert!(stdout.contains("remove //div[contains(@class, 'ad-slot')]: 1 node(s)"), "{stdout}");
+    assert!(
+        stdout.contains("remove //div[contains(@class, 'ad-slot')]: 1 node(s)"),
+        "{stdout}"
+    );
     assert!(stdout.contains("ERROR does not parse"), "{stdout}");
     assert!(stdout.contains("(at character 14)"), "{stdout}");
     let kept = stdout.split("-- kept text").nth(1).unwrap();
@@ -254,7 +275,10 @@ fn rules_try_shows_selection_and_kept_text() {
         "rules",
         "try",
         "--rule",
-        root().join("site-rules/technews.example.yaml").to_str().unwrap(),
+        root()
+            .join("site-rules/technews.example.yaml")
+            .to_str()
+            .unwrap(),
         "--url",
         "http://technews.example/news/passkeys-explained.print.html",
         fixtures()
@@ -265,5 +289,8 @@ fn rules_try_shows_selection_and_kept_text() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("rule technews.example#print"), "{stdout}");
-    assert!(stdout.contains("as a run would apply it: rules:technews.example#print"), "{stdout}");
+    assert!(
+        stdout.contains("as a run would apply it: rules:technews.example#print"),
+        "{stdout}"
+    );
 }

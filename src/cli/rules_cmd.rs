@@ -196,9 +196,10 @@ fn test(dir: &Path) -> Result<ExitCode> {
 
 fn load_page(path: &Path, url: Option<&str>) -> Result<dom::ParsedPage> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let tld = url
-        .and_then(|u| url::Url::parse(u).ok())
-        .and_then(|u| u.host_str().and_then(|h| h.rsplit('.').next().map(str::to_string)));
+    let tld = url.and_then(|u| url::Url::parse(u).ok()).and_then(|u| {
+        u.host_str()
+            .and_then(|h| h.rsplit('.').next().map(str::to_string))
+    });
     let decoded = charset::decode_html(&bytes, None, tld.as_deref().map(str::as_bytes));
     Ok(dom::parse_page(&decoded.text))
 }
@@ -219,21 +220,27 @@ fn try_rule(
             eprintln!("warning: {p}");
         }
         let Some(f) = s.files().first() else {
-            return Err(Error::Config(format!("{}: no usable rules", file.display())));
+            return Err(Error::Config(format!(
+                "{}: no usable rules",
+                file.display()
+            )));
         };
-        let index = match (&name, &url) {
-            (Some(n), _) => f.rules.iter().position(|r| &r.name == n).ok_or_else(|| {
-                Error::Config(format!("{}: no rule named {n}", file.display()))
-            })?,
-            (None, Some(u)) => {
-                let path = url::Url::parse(u).map(|u| u.path().to_string()).unwrap_or_default();
-                f.rules
-                    .iter()
-                    .position(|r| r.url_matches(&path))
-                    .unwrap_or(0)
-            }
-            (None, None) => 0,
-        };
+        let index =
+            match (&name, &url) {
+                (Some(n), _) => f.rules.iter().position(|r| &r.name == n).ok_or_else(|| {
+                    Error::Config(format!("{}: no rule named {n}", file.display()))
+                })?,
+                (None, Some(u)) => {
+                    let path = url::Url::parse(u)
+                        .map(|u| u.path().to_string())
+                        .unwrap_or_default();
+                    f.rules
+                        .iter()
+                        .position(|r| r.url_matches(&path))
+                        .unwrap_or(0)
+                }
+                (None, None) => 0,
+            };
         println!("rule {}#{}", f.name, f.rules[index].name);
         let (c, r) = rules::rule_xpaths(&s, 0, index);
         content.splice(0..0, c);
@@ -370,7 +377,9 @@ fn bench(
         let page_heur_ns = t.elapsed().as_nanos() as f64 / iterations as f64;
         heur_ns += page_heur_ns;
         // No rule applies: the same page under a host without a rule file.
-        let path = url.find("://").and_then(|i| url[i + 3..].find('/').map(|j| &url[i + 3 + j..]));
+        let path = url
+            .find("://")
+            .and_then(|i| url[i + 3..].find('/').map(|j| &url[i + 3 + j..]));
         let miss_url = format!("http://no-rule.example.org{}", path.unwrap_or("/"));
         let miss_ctx = PageContext {
             url: &miss_url,
@@ -386,7 +395,10 @@ fn bench(
             hits += 1;
             let t = Instant::now();
             for _ in 0..iterations {
-                std::hint::black_box(crate::extract::xml::to_xml(&parsed.tree, Default::default()));
+                std::hint::black_box(crate::extract::xml::to_xml(
+                    &parsed.tree,
+                    Default::default(),
+                ));
             }
             xml_ns += t.elapsed().as_nanos() as f64 / iterations as f64;
             let t = Instant::now();
@@ -399,8 +411,14 @@ fn bench(
     }
     let n = pages.len() as f64;
     println!("per page, mean over pages:");
-    println!("  parse (html5ever + flat model)      {:>10.1} µs", parse_ns / n / 1e3);
-    println!("  local heuristic                     {:>10.1} µs", heur_ns / n / 1e3);
+    println!(
+        "  parse (html5ever + flat model)      {:>10.1} µs",
+        parse_ns / n / 1e3
+    );
+    println!(
+        "  local heuristic                     {:>10.1} µs",
+        heur_ns / n / 1e3
+    );
     println!(
         "  rules, no rule for the host         {:>10.3} µs",
         miss_ns / n / 1e3

@@ -253,11 +253,7 @@ impl RuleSet {
         let entries = std::fs::read_dir(dir).map_err(|e| crate::Error::io(dir, e))?;
         let mut paths: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.is_file()
-                    && p.extension()
-                        .is_some_and(|x| x == "yaml" || x == "yml")
-            })
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
             .collect();
         paths.sort();
         let mut sources = Vec::new();
@@ -585,10 +581,7 @@ impl RuleSet {
             Value::Nodeset(ns) => {
                 let nodes = ns.document_order();
                 if let Some(n) = nodes.iter().find(|n| is_whole_document(**n)) {
-                    return Err(format!(
-                        "selects the whole document (`{}`)",
-                        node_path(*n)
-                    ));
+                    return Err(format!("selects the whole document (`{}`)", node_path(*n)));
                 }
                 Ok(nodes)
             }
@@ -763,8 +756,10 @@ impl RuleSet {
                     continue;
                 }
                 let ex = s.examples.lock().expect("not poisoned");
-                let pages = s.base_pages.load(Ordering::Relaxed) + s.batch_pages.load(Ordering::Relaxed);
-                let words = s.base_words.load(Ordering::Relaxed) + s.batch_words.load(Ordering::Relaxed);
+                let pages =
+                    s.base_pages.load(Ordering::Relaxed) + s.batch_pages.load(Ordering::Relaxed);
+                let words =
+                    s.base_words.load(Ordering::Relaxed) + s.batch_words.load(Ordering::Relaxed);
                 let mut v = serde_json::json!({
                     "matched": c[0],
                     "yielded": c[1],
@@ -809,7 +804,10 @@ impl Rule {
         self.path_prefix
             .as_deref()
             .is_none_or(|p| path.starts_with(p))
-            && self.path_glob.as_deref().is_none_or(|g| glob_match(g, path))
+            && self
+                .path_glob
+                .as_deref()
+                .is_none_or(|g| glob_match(g, path))
     }
 }
 
@@ -906,9 +904,18 @@ pub fn compile(expr: &str) -> Result<XPath, XpathError> {
 
 fn parse_error_text(raw: &str) -> String {
     let known = [
-        ("RightHandSideExpressionMissing", "an operator has no right-hand side"),
-        ("ExtraUnparsedTokens", "unexpected text after the end of the expression"),
-        ("RanOutOfInput", "the expression ends too early (an unclosed `[` or `(`?)"),
+        (
+            "RightHandSideExpressionMissing",
+            "an operator has no right-hand side",
+        ),
+        (
+            "ExtraUnparsedTokens",
+            "unexpected text after the end of the expression",
+        ),
+        (
+            "RanOutOfInput",
+            "the expression ends too early (an unclosed `[` or `(`?)",
+        ),
         ("TrailingSlash", "it ends with `/`"),
         ("EmptyPredicate", "empty predicate `[]`"),
         ("ArgumentMissing", "a function argument is missing"),
@@ -927,15 +934,17 @@ fn error_offset(factory: &sxd_xpath::Factory, expr: &str) -> usize {
     for (i, c) in expr.char_indices() {
         let prefix = &expr[..i + c.len_utf8()];
         let (quote, closers) = open_constructs(prefix);
-        let viable = ["", "x", "'x'", "1", "*", "/x", "x='x'"].iter().any(|middle| {
-            let mut candidate = prefix.to_string();
-            if let Some(q) = quote {
-                candidate.push(q);
-            }
-            candidate.push_str(middle);
-            candidate.extend(closers.iter().rev());
-            matches!(factory.build(&candidate), Ok(Some(_)))
-        });
+        let viable = ["", "x", "'x'", "1", "*", "/x", "x='x'"]
+            .iter()
+            .any(|middle| {
+                let mut candidate = prefix.to_string();
+                if let Some(q) = quote {
+                    candidate.push(q);
+                }
+                candidate.push_str(middle);
+                candidate.extend(closers.iter().rev());
+                matches!(factory.build(&candidate), Ok(Some(_)))
+            });
         if !viable {
             return i;
         }
@@ -986,11 +995,14 @@ pub fn descendant_steps(expr: &str) -> std::borrow::Cow<'_, str> {
             if j < b.len() && b[j] == b'*' {
                 j += 1;
             } else {
-                while j < b.len() && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'-' | b'_' | b'.')) {
+                while j < b.len()
+                    && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'-' | b'_' | b'.'))
+                {
                     j += 1;
                 }
             }
-            let named = j > name_start && (b[name_start].is_ascii_alphabetic() || b[name_start] == b'*');
+            let named =
+                j > name_start && (b[name_start].is_ascii_alphabetic() || b[name_start] == b'*');
             let next = b.get(j).copied();
             let plain = named && !matches!(next, Some(b'(') | Some(b':'));
             if plain && predicates_not_positional(&expr[j..]) {
@@ -1055,16 +1067,30 @@ fn predicates_not_positional(rest: &str) -> bool {
         }
         let ib = inner.as_bytes();
         let numeric = ib.iter().enumerate().any(|(k, &c)| {
-            c.is_ascii_digit() && (k == 0 || !(ib[k - 1].is_ascii_alphanumeric() || ib[k - 1] == b'-' || ib[k - 1] == b'_'))
+            c.is_ascii_digit()
+                && (k == 0
+                    || !(ib[k - 1].is_ascii_alphanumeric()
+                        || ib[k - 1] == b'-'
+                        || ib[k - 1] == b'_'))
         });
         let arithmetic = inner.contains('+')
             || inner.contains('*')
             || inner.contains(" - ")
             || inner.contains(" div ")
             || inner.contains(" mod ");
-        let functions = ["position", "last", "count", "sum", "number", "string-length", "floor", "ceiling", "round"]
-            .iter()
-            .any(|f| inner.contains(f));
+        let functions = [
+            "position",
+            "last",
+            "count",
+            "sum",
+            "number",
+            "string-length",
+            "floor",
+            "ceiling",
+            "round",
+        ]
+        .iter()
+        .any(|f| inner.contains(f));
         if numeric || arithmetic || functions {
             return false;
         }
@@ -1133,7 +1159,9 @@ fn static_check(expr: &str) -> Result<(), XpathError> {
         }
         if c.is_ascii_alphabetic() || c == b'_' {
             let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'-' | b'_' | b'.')) {
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'-' | b'_' | b'.'))
+            {
                 i += 1;
             }
             let name = &expr[start..i];
@@ -1154,7 +1182,14 @@ fn static_check(expr: &str) -> Result<(), XpathError> {
                 && !FUNCTIONS.contains(&name)
                 && !matches!(
                     name,
-                    "node" | "text" | "comment" | "processing-instruction" | "and" | "or" | "div" | "mod"
+                    "node"
+                        | "text"
+                        | "comment"
+                        | "processing-instruction"
+                        | "and"
+                        | "or"
+                        | "div"
+                        | "mod"
                 )
             {
                 return Err(XpathError {
@@ -1177,7 +1212,8 @@ fn is_whole_document(n: Node<'_>) -> bool {
             match e.parent() {
                 Some(sxd_document::dom::ParentOfChild::Root(_)) => true,
                 Some(sxd_document::dom::ParentOfChild::Element(p)) => {
-                    name == "body" && matches!(p.parent(), Some(sxd_document::dom::ParentOfChild::Root(_)))
+                    name == "body"
+                        && matches!(p.parent(), Some(sxd_document::dom::ParentOfChild::Root(_)))
                 }
                 None => false,
             }
@@ -1295,9 +1331,18 @@ fn split_url(url: &str) -> Option<(std::borrow::Cow<'_, str>, &str)> {
     };
     let host = host.trim_end_matches('.');
     let path_and_more = &rest[end..];
-    let path_end = path_and_more.find(['?', '#']).unwrap_or(path_and_more.len());
-    let path = if path_end == 0 { "/" } else { &path_and_more[..path_end] };
-    let host = if host.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+    let path_end = path_and_more
+        .find(['?', '#'])
+        .unwrap_or(path_and_more.len());
+    let path = if path_end == 0 {
+        "/"
+    } else {
+        &path_and_more[..path_end]
+    };
+    let host = if host
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
         std::borrow::Cow::Owned(normalize_host(host)?)
     } else {
         std::borrow::Cow::Borrowed(host)
@@ -1489,14 +1534,22 @@ pub enum TriedValue {
 }
 
 /// Evaluate free-standing XPaths on a page, and the text a rule made of them would keep.
-pub fn try_xpaths(page: &ParsedPage, content: &[String], remove: &[String]) -> (Vec<Tried>, Vec<Tried>, String) {
+pub fn try_xpaths(
+    page: &ParsedPage,
+    content: &[String],
+    remove: &[String],
+) -> (Vec<Tried>, Vec<Tried>, String) {
     let package = to_xml(&page.tree, XmlOptions::default());
     let doc = package.as_document();
     let root = doc.root();
     let run = |expr: &String| -> Tried {
         let result = compile(expr)
             .map_err(|e| match e.offset {
-                Some(o) => format!("{} (at character {})", e.message, expr[..o].chars().count() + 1),
+                Some(o) => format!(
+                    "{} (at character {})",
+                    e.message,
+                    expr[..o].chars().count() + 1
+                ),
                 None => e.message,
             })
             .and_then(|x| {
@@ -1555,8 +1608,14 @@ pub fn try_xpaths(page: &ParsedPage, content: &[String], remove: &[String]) -> (
 pub fn rule_xpaths(set: &RuleSet, file: usize, rule: usize) -> (Vec<String>, Vec<String>) {
     let r = &set.files[file].rules[rule];
     (
-        r.content.iter().map(|&i| set.xpaths[i].expr.clone()).collect(),
-        r.remove.iter().map(|&i| set.xpaths[i].expr.clone()).collect(),
+        r.content
+            .iter()
+            .map(|&i| set.xpaths[i].expr.clone())
+            .collect(),
+        r.remove
+            .iter()
+            .map(|&i| set.xpaths[i].expr.clone())
+            .collect(),
     )
 }
 
@@ -1603,7 +1662,9 @@ pub fn run_tests(set: &RuleSet) -> Vec<TestOutcome> {
                 group: "",
             };
             let answer = set.apply(&parsed, &ctx);
-            let method = answer.as_ref().map_or("(no rule)".to_string(), |a| a.method.clone());
+            let method = answer
+                .as_ref()
+                .map_or("(no rule)".to_string(), |a| a.method.clone());
             match &answer {
                 None => failures.push(format!(
                     "no rule of {} handled {} (no rule matched, or the rule broke)",
@@ -1681,7 +1742,9 @@ mod tests {
         let set = set_of(&[("r/a.example.yaml", SITE)]);
         assert!(set.problems().is_empty(), "{:?}", set.problems());
         let page = dom::parse_page(PAGE);
-        let a = set.apply(&page, &ctx("https://www.A.example/news/x.html?q=1")).unwrap();
+        let a = set
+            .apply(&page, &ctx("https://www.A.example/news/x.html?q=1"))
+            .unwrap();
         assert_eq!(a.method, "rules:a.example#article");
         assert_eq!(
             a.extracted.text,
@@ -1690,9 +1753,13 @@ mod tests {
         assert_eq!(a.title.as_deref(), Some("The headline"));
         assert_eq!(a.date.as_deref(), Some("2025-01-02"));
         // Subdomain, but a path no rule covers: next method.
-        assert!(set.apply(&page, &ctx("http://m.a.example/about/")).is_none());
+        assert!(set
+            .apply(&page, &ctx("http://m.a.example/about/"))
+            .is_none());
         // Another host.
-        assert!(set.apply(&page, &ctx("http://b.example/news/x.html")).is_none());
+        assert!(set
+            .apply(&page, &ctx("http://b.example/news/x.html"))
+            .is_none());
     }
 
     #[test]
@@ -1746,7 +1813,10 @@ mod tests {
         assert!(find("unknown.yaml").starts_with("unknown.yaml:3:3: unknown field `colour`"));
         // The second `=` of `==` is character 15 of the XPath; the XPath starts at
         // column 15 after its quote.
-        assert!(find("badxpath.yaml").starts_with("badxpath.yaml:5:29: XPath"), "{msgs:#?}");
+        assert!(
+            find("badxpath.yaml").starts_with("badxpath.yaml:5:29: XPath"),
+            "{msgs:#?}"
+        );
         assert!(find("whole.yaml").contains("selects the whole document"));
         assert!(find("func.yaml").contains("unknown function `matches()`"));
         assert!(find("num.yaml").contains("must select nodes"));
@@ -1759,21 +1829,48 @@ mod tests {
         assert!(glob_match("/news/*.print.html", "/news/a/b.print.html"));
         assert!(!glob_match("/news/*.print.html", "/news/a.html"));
         assert!(glob_match("*", "/"));
-        assert_eq!(split_url("http://u@Www.X.org:8080/a/b?c#d").map(|(h, p)| (h.into_owned(), p)), Some(("www.x.org".into(), "/a/b")));
-        assert_eq!(split_url("https://x.org").map(|(h, p)| (h.into_owned(), p)), Some(("x.org".into(), "/")));
-        assert_eq!(normalize_host("Президент.РФ").as_deref(), Some("xn--d1abbgf6aiiy.xn--p1ai"));
+        assert_eq!(
+            split_url("http://u@Www.X.org:8080/a/b?c#d").map(|(h, p)| (h.into_owned(), p)),
+            Some(("www.x.org".into(), "/a/b"))
+        );
+        assert_eq!(
+            split_url("https://x.org").map(|(h, p)| (h.into_owned(), p)),
+            Some(("x.org".into(), "/"))
+        );
+        assert_eq!(
+            normalize_host("Президент.РФ").as_deref(),
+            Some("xn--d1abbgf6aiiy.xn--p1ai")
+        );
     }
 
     #[test]
     fn descendant_rewrite_only_where_equivalent() {
-        assert_eq!(descendant_steps("//div[@class='a//b']//p"), "/descendant::div[@class='a//b']/descendant::p");
-        assert_eq!(descendant_steps(".//td[contains(@class, 'x')]/p"), "./descendant::td[contains(@class, 'x')]/p");
-        for same in ["//p[1]", "//p[last()]", "//@content", "//text()", "//li[position() < 3]", "//div[@n + 1]", "//p[2][@a]"] {
+        assert_eq!(
+            descendant_steps("//div[@class='a//b']//p"),
+            "/descendant::div[@class='a//b']/descendant::p"
+        );
+        assert_eq!(
+            descendant_steps(".//td[contains(@class, 'x')]/p"),
+            "./descendant::td[contains(@class, 'x')]/p"
+        );
+        for same in [
+            "//p[1]",
+            "//p[last()]",
+            "//@content",
+            "//text()",
+            "//li[position() < 3]",
+            "//div[@n + 1]",
+            "//p[2][@a]",
+        ] {
             assert_eq!(descendant_steps(same), same);
         }
-        assert_eq!(descendant_steps("//h1[@id='x']|//h2"), "/descendant::h1[@id='x']|/descendant::h2");
+        assert_eq!(
+            descendant_steps("//h1[@id='x']|//h2"),
+            "/descendant::h1[@id='x']|/descendant::h2"
+        );
         // Same results on a page.
-        let page = dom::parse_page("<div class=a><p>1</p><div><p>2</p><p>3</p></div></div><p>4</p>");
+        let page =
+            dom::parse_page("<div class=a><p>1</p><div><p>2</p><p>3</p></div></div><p>4</p>");
         let package = to_xml(&page.tree, XmlOptions::default());
         let doc = package.as_document();
         for expr in ["//div[@class='a']//p", "//p", "//div//div/p", "//*[@class]"] {
