@@ -76,8 +76,11 @@ pub struct ExtractRecord {
     pub title: String,
     /// The main text, blocks separated by `\n`.
     pub text: String,
-    /// Which extractor produced `text` (e.g. `heuristic`).
+    /// Which extractor produced `text` (e.g. `heuristic`, `rules:<file>#<rule>`).
     pub method: String,
+    /// Publication date as the page shows it, when the method knows where it is (rules).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub date: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub fetched_at: Option<DateTime<Utc>>,
     #[serde(default)]

@@ -64,7 +64,8 @@ pub fn extract_page(
         url: &page.url,
         group: &group,
     };
-    let (found, method) = cascade.extract(&parsed, &ctx);
+    let answer = cascade.answer(&parsed, &ctx);
+    let found = answer.extracted;
     let visible = parsed.dom.visible_words();
     let boilerplate_ratio = if visible == 0 {
         0.0
@@ -75,9 +76,12 @@ pub fn extract_page(
         path: page.path.clone(),
         url: page.url.clone(),
         group,
-        title: title::page_title(&parsed.dom),
+        title: answer
+            .title
+            .unwrap_or_else(|| title::page_title(&parsed.dom)),
         text: found.text,
-        method,
+        method: answer.method,
+        date: answer.date,
         fetched_at: page.fetched_at,
         popularity: page.popularity,
         boilerplate_ratio: (boilerplate_ratio * 10_000.0).round() / 10_000.0,
@@ -113,10 +117,12 @@ pub struct Summary {
     pub warc_records_skipped: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infholder: Option<LearnReport>,
-    /// Each extractor's own counters (e.g. Infholder fallbacks).
-    pub extractors: BTreeMap<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dedup: Option<DedupStats>,
+    /// Each extractor's own counters (`rules`: per-rule matched/yielded/broke;
+    /// Infholder: pages cleaned and fallbacks).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub extractors: BTreeMap<String, serde_json::Value>,
     pub timings_s: BTreeMap<&'static str, f64>,
     pub pages_per_second: f64,
     pub threads: usize,
@@ -142,11 +148,14 @@ impl Summary {
 }
 
 /// Streams the pages of `inputs` through `work` on the thread pool, calling `sink` with
-/// the results in input order. Returns the number of WARC records skipped.
+/// the results in input order. `chunk_done` runs after each chunk's work, before its
+/// results are sunk (extractors that learn from earlier pages advance there, so results
+/// do not depend on the thread count). Returns the number of WARC records skipped.
 pub fn stream_pages<T: Send>(
     inputs: &source::Inputs,
     config: &Config,
     work: impl Fn(Page) -> Result<T, PageError> + Sync,
+    chunk_done: impl Fn(),
     mut sink: impl FnMut(Result<T, PageError>) -> Result<()>,
 ) -> Result<usize> {
     let limits = ReadLimits {
@@ -195,6 +204,7 @@ pub fn stream_pages<T: Send>(
             .into_par_iter()
             .map(|job| work(job.load(limits)?))
             .collect();
+        chunk_done();
         for r in results {
             sink(r)?;
         }
@@ -221,6 +231,7 @@ pub fn extract_all<T: Send>(
             let extra = per_page(&record);
             Ok((record, extra))
         },
+        || cascade.end_batch(),
         |result| {
             progress.inc(1);
             sink(result)
@@ -303,6 +314,7 @@ pub fn build_cascade(
                 });
                 Ok((page.url, vector, saved_fit))
             },
+            || {},
             |result| {
                 if let Ok((url, vector, saved_fit)) = result {
                     pages_seen += 1;
@@ -433,7 +445,7 @@ pub fn run_extract(
     })?;
     summary.warc_records_skipped = skipped;
     summary.infholder = learn;
-    summary.extractors = cascade.reports();
+    summary.extractors = cascade.report();
     finish_timing(&mut summary, "extract", start);
     Ok(summary)
 }
@@ -566,7 +578,7 @@ pub fn run_pipeline(
     drop(tmp);
     summary.warc_records_skipped = skipped;
     summary.infholder = learn;
-    summary.extractors = cascade.reports();
+    summary.extractors = cascade.report();
     finish_timing(&mut summary, "extract", start);
 
     let dedup_start = Instant::now();

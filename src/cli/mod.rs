@@ -17,6 +17,8 @@ use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
+mod rules_cmd;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "thresher",
@@ -43,6 +45,8 @@ enum Command {
     Extract {
         #[command(flatten)]
         input: InputArgs,
+        #[command(flatten)]
+        rules: rules_cmd::RulesArgs,
         /// Output file (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -66,6 +70,8 @@ enum Command {
         #[command(flatten)]
         input: InputArgs,
         #[command(flatten)]
+        rules: rules_cmd::RulesArgs,
+        #[command(flatten)]
         dedup: DedupArgs,
         /// Output directory: pages.jsonl, clusters.jsonl, summary.json.
         #[arg(long)]
@@ -74,6 +80,11 @@ enum Command {
         /// `is_main: false`) or `drop` them.
         #[arg(long, default_value = "keep", value_parser = ["keep", "mark", "drop"])]
         duplicates: String,
+    },
+    /// Per-site XPath rule files: check, test, try, bench.
+    Rules {
+        #[command(subcommand)]
+        command: rules_cmd::RulesCommand,
     },
 }
 
@@ -232,10 +243,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         .map_err(|e| Error::Config(format!("thread pool: {e}")))?;
 
     match cli.command {
-        Command::Extract { input, output } => {
+        Command::Rules { command } => rules_cmd::run(command, &config),
+        Command::Extract {
+            input,
+            rules,
+            output,
+        } => {
             let inputs = load_inputs(&input, &mut config)?;
+            let front = rules_cmd::front(&rules)?;
             let (cascade, learn) =
-                pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
+                pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
@@ -248,14 +265,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Run {
             input,
+            rules,
             dedup,
             out,
             duplicates,
         } => {
             dedup.apply(&mut config)?;
             let inputs = load_inputs(&input, &mut config)?;
+            let front = rules_cmd::front(&rules)?;
             let (cascade, learn) =
-                pipeline::build_cascade(&inputs, &config, Vec::new(), input.templates.as_deref())?;
+                pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let policy = if duplicates == "drop" {
                 DuplicatePolicy::Drop

@@ -230,7 +230,7 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
-enum TagClass {
+pub(crate) enum TagClass {
     /// Not visible text (script, style, head matter, form controls).
     Skip,
     Block(BlockKind),
@@ -242,7 +242,7 @@ enum TagClass {
     Frame,
 }
 
-fn classify(tag: &str) -> TagClass {
+pub(crate) fn classify(tag: &str) -> TagClass {
     use BlockKind::*;
     match tag {
         "script" | "style" | "noscript" | "template" | "svg" | "math" | "object" | "embed"
@@ -502,7 +502,7 @@ fn push_children(node: &Handle, depth: usize, stack: &mut Vec<Step>) {
 }
 
 /// `hidden`, `aria-hidden="true"`, `style="display:none"`: not shown to a reader.
-fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
+pub(crate) fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
     if attr("hidden").is_some() {
         return true;
     }

@@ -5,7 +5,9 @@
 pub mod dom;
 pub mod heuristic;
 pub mod infholder;
+pub mod rules;
 pub mod title;
+pub mod xml;
 
 pub use dom::{PageDom, ParsedPage};
 
@@ -29,6 +31,20 @@ pub struct Extracted {
     pub template_ratio: Option<f64>,
 }
 
+/// The cascade's answer for a page: the text, the method that produced it, and the
+/// fields an extractor may know better than the generic code (per-site rules name the
+/// title and date nodes).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Answer {
+    pub extracted: Extracted,
+    /// `heuristic`, `rules:<file>#<rule>`, …
+    pub method: String,
+    /// Overrides the generic title when set.
+    pub title: Option<String>,
+    /// Publication date as the page gives it, when the method knows where it is.
+    pub date: Option<String>,
+}
+
 /// One boilerplate-removal method.
 pub trait Extractor: Send + Sync {
     /// The `method` recorded for pages this extractor handled.
@@ -36,7 +52,20 @@ pub trait Extractor: Send + Sync {
     /// `None` when the method does not apply to this page (no rule for the site, no
     /// template for the group, …), so the next method in the cascade runs.
     fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted>;
-    /// Counters for `summary.json` (under `extractors.<name>`), if the method keeps any.
+    /// What the cascade calls: by default [`extract`](Self::extract) under
+    /// [`name`](Self::name). An extractor made of parts (rule files) overrides it to name
+    /// the part (`rules:<file>#<rule>`) and to supply a title or date.
+    fn answer(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Answer> {
+        self.extract(page, ctx).map(|extracted| Answer {
+            extracted,
+            method: self.name().to_string(),
+            ..Answer::default()
+        })
+    }
+    /// Called between batches of pages (in input order), so that an extractor that
+    /// learns from the pages it saw does so reproducibly whatever the thread count.
+    fn end_batch(&self) {}
+    /// Counters for `summary.json` (under `extractors.<name>`).
     fn report(&self) -> Option<serde_json::Value> {
         None
     }
@@ -57,27 +86,47 @@ impl Cascade {
         Cascade::new(vec![Box::new(heuristic::Heuristic::new(config))])
     }
 
-    /// Each extractor's counters, by name.
-    pub fn reports(&self) -> std::collections::BTreeMap<String, serde_json::Value> {
-        self.steps
-            .iter()
-            .filter_map(|s| s.report().map(|r| (s.name().to_string(), r)))
-            .collect()
+    /// The same cascade with `first` in front (per-site rules go before the rest).
+    pub fn with_first(mut self, first: Box<dyn Extractor>) -> Self {
+        self.steps.insert(0, first);
+        self
     }
 
     /// Run the cascade; returns the text and the name of the method that produced it.
     pub fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> (Extracted, String) {
+        let a = self.answer(page, ctx);
+        (a.extracted, a.method)
+    }
+
+    /// Run the cascade; the first extractor that answers wins.
+    pub fn answer(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Answer {
         for step in &self.steps {
-            if let Some(found) = step.extract(page, ctx) {
-                return (found, step.name().to_string());
+            if let Some(found) = step.answer(page, ctx) {
+                return found;
             }
         }
-        (
-            Extracted {
+        Answer {
+            extracted: Extracted {
                 empty_reason: Some("no extractor applied".into()),
                 ..Extracted::default()
             },
-            "none".to_string(),
-        )
+            method: "none".to_string(),
+            ..Answer::default()
+        }
+    }
+
+    /// Tell every extractor that a batch of pages is done.
+    pub fn end_batch(&self) {
+        for step in &self.steps {
+            step.end_batch();
+        }
+    }
+
+    /// Each extractor's counters, by name (for `summary.json`).
+    pub fn report(&self) -> std::collections::BTreeMap<String, serde_json::Value> {
+        self.steps
+            .iter()
+            .filter_map(|s| s.report().map(|r| (s.name().to_string(), r)))
+            .collect()
     }
 }
