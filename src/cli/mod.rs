@@ -18,6 +18,8 @@ use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
+mod fetch;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "thresher",
@@ -75,6 +77,23 @@ enum Command {
         /// `is_main: false`) or `drop` them.
         #[arg(long, default_value = "keep", value_parser = ["keep", "mark", "drop"])]
         duplicates: String,
+        /// Fetch first: the arguments (and --urls FILE) are URLs, fetched into
+        /// DIR/crawl.warc.gz (resumable), which is then processed.
+        #[arg(long)]
+        fetch: bool,
+        #[command(flatten)]
+        fetch_args: fetch::FetchArgs,
+    },
+    /// Fetch URLs politely into a WARC file plus a manifest (resumable).
+    Fetch {
+        /// URLs (added to those of --urls).
+        urls: Vec<String>,
+        /// Output WARC (`.warc.gz` or `.warc`); the manifest goes beside it
+        /// (`crawl.warc.gz` → `crawl.manifest.jsonl`).
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        args: fetch::FetchArgs,
     },
 }
 
@@ -235,14 +254,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(summary.failed))
         }
+        Command::Fetch { urls, out, args } => {
+            let urls = args.urls(urls)?;
+            let summary = fetch::fetch_to(&args, urls, &out, cli.threads)?;
+            Ok(exit_for(summary.failed()))
+        }
         Command::Run {
             input,
             dedup,
             out,
             duplicates,
+            fetch,
+            fetch_args,
         } => {
             dedup.apply(&mut config)?;
-            let inputs = load_inputs(&input, &mut config)?;
+            let mut fetch_failed = 0;
+            let inputs = if fetch {
+                if input.manifest.is_some() {
+                    return Err(Error::Config("--manifest does not go with --fetch".into()));
+                }
+                if let Some(d) = input.group_depth {
+                    config.group_depth = d;
+                }
+                let urls = fetch_args.urls(input.paths.iter().map(|p| p.to_string_lossy().into_owned()))?;
+                let warc = out.join("crawl.warc.gz");
+                fetch_failed = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?.failed();
+                source::discover(&[warc], None)
+            } else {
+                if fetch_args.has_urls_file() {
+                    return Err(Error::Config("--urls needs --fetch".into()));
+                }
+                load_inputs(&input, &mut config)?
+            };
             let cascade = Cascade::local(config.heuristic.clone());
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let policy = if duplicates == "drop" {
@@ -261,7 +304,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.dedup.as_ref().map_or(0, |d| d.duplicates),
                 out.display()
             );
-            Ok(exit_for(summary.failed))
+            Ok(exit_for(summary.failed + fetch_failed))
         }
         Command::Dedup {
             files,
