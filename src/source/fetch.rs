@@ -343,19 +343,29 @@ struct Done {
 /// Per-origin state.
 struct Host {
     in_flight: Semaphore,
-    /// Earliest start of the next request.
-    next_start: Mutex<Instant>,
-    delay: Mutex<Duration>,
+    turns: Mutex<Turns>,
     robots: OnceCell<Robots>,
     queue: Mutex<VecDeque<Url>>,
+}
+
+/// When requests to one origin may start.
+struct Turns {
+    /// Minimum time between two starts (the larger of `--delay` and Crawl-delay).
+    delay: Duration,
+    last_start: Option<Instant>,
+    /// No start before this (Retry-After).
+    hold: Option<Instant>,
 }
 
 impl Host {
     fn new(per_host: usize, delay: Duration) -> Host {
         Host {
             in_flight: Semaphore::new(per_host.max(1)),
-            next_start: Mutex::new(Instant::now()),
-            delay: Mutex::new(delay),
+            turns: Mutex::new(Turns {
+                delay,
+                last_start: None,
+                hold: None,
+            }),
             robots: OnceCell::new(),
             queue: Mutex::new(VecDeque::new()),
         }
@@ -364,10 +374,15 @@ impl Host {
     /// Wait until this origin may see the next request start.
     async fn wait_turn(&self) {
         let start = {
-            let delay = *self.delay.lock().expect("lock");
-            let mut next = self.next_start.lock().expect("lock");
-            let start = (*next).max(Instant::now());
-            *next = start + delay;
+            let mut t = self.turns.lock().expect("lock");
+            let mut start = Instant::now();
+            if let Some(last) = t.last_start {
+                start = start.max(last + t.delay);
+            }
+            if let Some(hold) = t.hold {
+                start = start.max(hold);
+            }
+            t.last_start = Some(start);
             start
         };
         tokio::time::sleep_until(start).await;
@@ -375,8 +390,13 @@ impl Host {
 
     /// No request to this origin before `until` (Retry-After).
     fn hold_until(&self, until: Instant) {
-        let mut next = self.next_start.lock().expect("lock");
-        *next = (*next).max(until);
+        let mut t = self.turns.lock().expect("lock");
+        t.hold = Some(t.hold.map_or(until, |h| h.max(until)));
+    }
+
+    fn raise_delay(&self, d: Duration) {
+        let mut t = self.turns.lock().expect("lock");
+        t.delay = t.delay.max(d);
     }
 }
 
@@ -724,8 +744,7 @@ async fn robots_for(ctx: &Ctx, url: &Url) -> (Arc<Host>, std::result::Result<(),
         .get_or_init(|| async {
             let r = fetch_robots(ctx, &host, url).await;
             if let Some(d) = r.crawl_delay() {
-                let mut delay = host.delay.lock().expect("lock");
-                *delay = (*delay).max(d);
+                host.raise_delay(d);
             }
             r
         })
