@@ -87,7 +87,8 @@ enum Command {
     /// Fetch URLs politely into a WARC file plus a manifest (resumable).
     Fetch {
         /// URLs (added to those of --urls).
-        urls: Vec<String>,
+        #[arg(value_name = "URL")]
+        url_args: Vec<String>,
         /// Output WARC (`.warc.gz` or `.warc`); the manifest goes beside it
         /// (`crawl.warc.gz` → `crawl.manifest.jsonl`).
         #[arg(long)]
@@ -254,8 +255,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(summary.failed))
         }
-        Command::Fetch { urls, out, args } => {
-            let urls = args.urls(urls)?;
+        Command::Fetch {
+            url_args,
+            out,
+            args,
+        } => {
+            let urls = args.urls(url_args)?;
             let summary = fetch::fetch_to(&args, urls, &out, cli.threads)?;
             Ok(exit_for(summary.failed()))
         }
