@@ -41,15 +41,14 @@ fn serve(stream: TcpStream, pages: &Pages, latency: Duration) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut out = stream;
     loop {
-        let mut path = String::new();
         let mut gz = false;
         let mut close = false;
         let mut line = String::new();
         // Request line and headers.
-        match reader.read_line(&mut line) {
+        let path = match reader.read_line(&mut line) {
             Ok(0) | Err(_) => return,
-            Ok(_) => path = line.split_whitespace().nth(1).unwrap_or("/").to_string(),
-        }
+            Ok(_) => line.split_whitespace().nth(1).unwrap_or("/").to_string(),
+        };
         loop {
             line.clear();
             match reader.read_line(&mut line) {

@@ -764,7 +764,12 @@ async fn fetch_one(ctx: &Ctx, url: Url) -> Done {
     let mut attempt: u32 = 0;
     'attempts: loop {
         attempt += 1;
-        rec.attempts = attempt;
+        // Each attempt starts afresh: the record tells about the last one.
+        rec = CrawlRecord {
+            url: rec.url,
+            attempts: attempt,
+            ..Default::default()
+        };
         let mut current = url.clone();
         let mut redirects = 0u32;
         loop {
@@ -948,7 +953,8 @@ impl Sink {
                 .map_err(werr)?;
         }
         self.warc.flush().map_err(werr)?;
-        record.warc_offset = last_response;
+        // The final attempt's response, when it got one.
+        record.warc_offset = record.status.and(last_response);
         record.warc_end = self.warc.position();
         let line = serde_json::to_string(&record).expect("serializable record");
         let merr = |e| Error::Output {
