@@ -249,6 +249,17 @@ mod tests {
     }
 
     #[test]
+    fn deflate_bomb_stops_at_the_decoded_cap() {
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(&vec![b'a'; 16 << 20]).unwrap();
+        let bomb = z.finish().unwrap();
+        let mut d = BodyDecoder::new(Some("deflate"), 1 << 20, 4096);
+        assert!(!d.push(&bomb).unwrap());
+        let (body, cut) = d.finish().unwrap();
+        assert_eq!((body.len(), cut), (4096, Some(Cut::Decoded)));
+    }
+
+    #[test]
     fn small_gzip_zlib_and_raw_deflate_decode_whole() {
         let page = b"<html><body>hello</body></html>".repeat(50);
         let mut d = BodyDecoder::new(Some("gzip"), 1 << 20, 1 << 20);
