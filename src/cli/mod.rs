@@ -17,6 +17,7 @@ use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
+mod fetch;
 mod rules_cmd;
 
 #[derive(Debug, Parser)]
@@ -80,6 +81,24 @@ enum Command {
         /// `is_main: false`) or `drop` them.
         #[arg(long, default_value = "keep", value_parser = ["keep", "mark", "drop"])]
         duplicates: String,
+        /// Fetch first: the arguments (and --urls FILE) are URLs, fetched into
+        /// DIR/crawl.warc.gz (resumable), which is then processed.
+        #[arg(long)]
+        fetch: bool,
+        #[command(flatten)]
+        fetch_args: fetch::FetchArgs,
+    },
+    /// Fetch URLs politely into a WARC file plus a manifest (resumable).
+    Fetch {
+        /// URLs (added to those of --urls).
+        #[arg(value_name = "URL")]
+        url_args: Vec<String>,
+        /// Output WARC (`.warc.gz` or `.warc`); the manifest goes beside it
+        /// (`crawl.warc.gz` → `crawl.manifest.jsonl`).
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        args: fetch::FetchArgs,
     },
     /// Per-site XPath rule files: check, test, try, bench.
     Rules {
@@ -216,13 +235,18 @@ fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
     bar
 }
 
-fn load_inputs(input: &InputArgs, config: &mut Config) -> Result<source::Inputs> {
+/// Apply the input flags that are configuration (group depth, Infholder on/off).
+fn apply_input_flags(input: &InputArgs, config: &mut Config) {
     if let Some(d) = input.group_depth {
         config.group_depth = d;
     }
     if input.no_infholder {
         config.infholder.enabled = false;
     }
+}
+
+fn load_inputs(input: &InputArgs, config: &mut Config) -> Result<source::Inputs> {
+    apply_input_flags(input, config);
     let manifest = input.manifest.as_deref().map(Manifest::load).transpose()?;
     if input.paths.is_empty() && manifest.is_none() {
         return Err(Error::Config("give PATHs or a --manifest".into()));
@@ -263,15 +287,42 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(summary.failed))
         }
+        Command::Fetch {
+            url_args,
+            out,
+            args,
+        } => {
+            let urls = args.urls(url_args)?;
+            let summary = fetch::fetch_to(&args, urls, &out, cli.threads)?;
+            Ok(exit_for(summary.failed()))
+        }
         Command::Run {
             input,
             rules,
             dedup,
             out,
             duplicates,
+            fetch,
+            fetch_args,
         } => {
             dedup.apply(&mut config)?;
-            let inputs = load_inputs(&input, &mut config)?;
+            let mut fetch_failed = 0;
+            let inputs = if fetch {
+                if input.manifest.is_some() {
+                    return Err(Error::Config("--manifest does not go with --fetch".into()));
+                }
+                apply_input_flags(&input, &mut config);
+                let urls = fetch_args
+                    .urls(input.paths.iter().map(|p| p.to_string_lossy().into_owned()))?;
+                let warc = out.join("crawl.warc.gz");
+                fetch_failed = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?.failed();
+                source::discover(&[warc], None)
+            } else {
+                if fetch_args.has_urls_file() {
+                    return Err(Error::Config("--urls needs --fetch".into()));
+                }
+                load_inputs(&input, &mut config)?
+            };
             let front = rules_cmd::front(&rules)?;
             let (cascade, learn) =
                 pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
@@ -293,7 +344,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.dedup.as_ref().map_or(0, |d| d.duplicates),
                 out.display()
             );
-            Ok(exit_for(summary.failed))
+            Ok(exit_for(summary.failed + fetch_failed))
         }
         Command::Dedup {
             files,

@@ -6,6 +6,7 @@
 //! decompression run in parallel and no page body is held longer than its extraction.
 
 pub mod charset;
+pub mod fetch;
 pub mod manifest;
 pub mod warc;
 

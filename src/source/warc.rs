@@ -2,7 +2,7 @@
 //! `resource` records, become pages; `WARC-Target-URI` is the URL, `WARC-Date` the time.
 //! Records are read one at a time, so a multi-gigabyte WARC never sits in memory.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use warc::{RecordType, WarcHeader, WarcReader};
@@ -232,12 +232,148 @@ fn decode_content_encoding(enc: &str, body: &[u8], max: usize) -> Result<Vec<u8>
         "deflate" => flate2::read::ZlibDecoder::new(body)
             .take(max as u64)
             .read_to_end(&mut out),
+        "br" => brotli_decompressor::Decompressor::new(body, 1 << 14)
+            .take(max as u64)
+            .read_to_end(&mut out),
         "identity" | "" => return Ok(body.to_vec()),
         other => return Err(format!("unsupported content encoding {other}")),
     };
     result
         .map(|_| out)
         .map_err(|e| format!("content encoding {enc}: {e}"))
+}
+
+/// Writes WARC/1.1 records. With a `.gz` name each record is its own gzip member, so
+/// the file can be appended to and a record read from its offset alone.
+pub struct WarcWriter {
+    file: std::io::BufWriter<std::fs::File>,
+    gz: bool,
+    pos: u64,
+    path: PathBuf,
+}
+
+impl WarcWriter {
+    /// Open for appending; when `truncate_to` is given the file is first cut there (the
+    /// end of the last record a resumable run committed; a record half-written by an
+    /// interrupted run is dropped).
+    pub fn open_append(path: &Path, truncate_to: Option<u64>) -> std::io::Result<WarcWriter> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(false)
+            .write(true)
+            .read(true)
+            .truncate(false)
+            .open(path)?;
+        let len = file.metadata()?.len();
+        let pos = match truncate_to {
+            Some(t) if t < len => {
+                file.set_len(t)?;
+                t
+            }
+            _ => len,
+        };
+        let mut file = std::io::BufWriter::with_capacity(1 << 16, file);
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(pos))?;
+        let gz = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        Ok(WarcWriter {
+            file,
+            gz,
+            pos,
+            path: path.to_owned(),
+        })
+    }
+
+    /// The file's name.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Bytes written so far (the offset the next record will start at).
+    pub fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// Write one record: `headers` in order (`Content-Length` is added), then `block`.
+    /// Returns the record's offset in the file.
+    pub fn write_record(
+        &mut self,
+        headers: &[(&str, String)],
+        block: &[u8],
+    ) -> std::io::Result<u64> {
+        let mut head = String::from("WARC/1.1\r\n");
+        for (name, value) in headers {
+            // Header values never carry line breaks (they would end the header block).
+            let value: String = value.chars().filter(|c| *c != '\r' && *c != '\n').collect();
+            head.push_str(name);
+            head.push_str(": ");
+            head.push_str(&value);
+            head.push_str("\r\n");
+        }
+        head.push_str(&format!("Content-Length: {}\r\n\r\n", block.len()));
+        let offset = self.pos;
+        if self.gz {
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            enc.write_all(head.as_bytes())?;
+            enc.write_all(block)?;
+            enc.write_all(b"\r\n\r\n")?;
+            let bytes = enc.finish()?;
+            self.file.write_all(&bytes)?;
+            self.pos += bytes.len() as u64;
+        } else {
+            self.file.write_all(head.as_bytes())?;
+            self.file.write_all(block)?;
+            self.file.write_all(b"\r\n\r\n")?;
+            self.pos += (head.len() + block.len() + 4) as u64;
+        }
+        Ok(offset)
+    }
+
+    /// Flush to the operating system (after each URL's records, before its manifest line).
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// A fresh `<urn:uuid:…>` record id (random, version 4).
+pub fn new_record_id() -> String {
+    let mut b = [0u8; 16];
+    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut b)
+        .expect("system random source");
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "<urn:uuid:{}-{}-{}-{}-{}>",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+/// `sha1:` + base32 of the SHA-1 of `data`, the usual WARC digest form.
+pub fn sha1_digest(data: &[u8]) -> String {
+    let d = ring::digest::digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, data);
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::from("sha1:");
+    let bytes = d.as_ref();
+    let mut buffer: u64 = 0;
+    let mut bits = 0;
+    for &byte in bytes {
+        buffer = (buffer << 8) | u64::from(byte);
+        bits += 8;
+        while bits >= 5 {
+            bits -= 5;
+            out.push(ALPHABET[((buffer >> bits) & 31) as usize] as char);
+        }
+    }
+    if bits > 0 {
+        out.push(ALPHABET[((buffer << (5 - bits)) & 31) as usize] as char);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -259,6 +395,47 @@ mod tests {
             dechunk(b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n").unwrap(),
             b"abcde"
         );
+    }
+
+    #[test]
+    fn written_records_read_back_from_plain_and_gzip_files() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.warc", "a.warc.gz"] {
+            let path = dir.path().join(name);
+            let mut w = WarcWriter::open_append(&path, None).unwrap();
+            let block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1251\r\n\r\n<p>\xcf\xf0\xe8\xe2\xe5\xf2</p>";
+            for i in 0..2 {
+                w.write_record(
+                    &[
+                        ("WARC-Type", "response".into()),
+                        ("WARC-Record-ID", new_record_id()),
+                        ("WARC-Date", "2024-01-25T11:43:21Z".into()),
+                        ("WARC-Target-URI", format!("http://example.ru/{i}")),
+                        ("Content-Type", "application/http;msgtype=response".into()),
+                    ],
+                    block,
+                )
+                .unwrap();
+            }
+            w.flush().unwrap();
+            drop(w);
+            let pages: Vec<_> = WarcPages::open(&path, 1 << 20).unwrap().collect();
+            assert_eq!(pages.len(), 2, "{name}");
+            let PageJob::Loaded(p) = &pages[1] else {
+                panic!("{name}: {:?}", pages[1])
+            };
+            assert_eq!(p.url, "http://example.ru/1");
+            assert_eq!(
+                p.content_type.as_deref(),
+                Some("text/html; charset=windows-1251")
+            );
+        }
+    }
+
+    #[test]
+    fn sha1_digest_is_base32() {
+        // The SHA-1 of the empty string, as WARC tools print it.
+        assert_eq!(sha1_digest(b""), "sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ");
     }
 
     #[test]
