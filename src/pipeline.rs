@@ -296,6 +296,9 @@ pub struct ClusterRecord<'a> {
     pub members: Vec<&'a str>,
     /// Each member's similarity to the main.
     pub similarity: BTreeMap<&'a str, f64>,
+    /// Members listed here too but belonging first to a better main's cluster.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shared: Vec<&'a str>,
     pub reason: &'a str,
 }
 
@@ -325,6 +328,11 @@ pub fn write_clusters(
                         (m.1 * 10_000.0).round() / 10_000.0,
                     )
                 })
+                .collect(),
+            shared: c
+                .shared
+                .iter()
+                .map(|&m| docs[m].meta.key.as_str())
                 .collect(),
             reason: &c.reason,
         };
@@ -421,7 +429,7 @@ pub fn run_pipeline(
     let mut membership: std::collections::HashMap<&str, (&str, &str)> = Default::default();
     for c in &clusters {
         let main = docs[c.main].meta.key.as_str();
-        for m in &c.members {
+        for m in c.members.iter().filter(|m| !c.shared.contains(&m.0)) {
             membership.insert(docs[m.0].meta.key.as_str(), (c.id.as_str(), main));
         }
     }

@@ -143,6 +143,9 @@ pub struct Cluster {
     pub main: usize,
     /// Members (the main included, first) with their similarity to the main.
     pub members: Vec<(usize, f64)>,
+    /// Members that are near-duplicates of this main but belong first to the cluster of
+    /// a better main (strict mode only; see ARCHITECTURE.md, Dedup).
+    pub shared: Vec<usize>,
     /// Why the main was chosen.
     pub reason: String,
 }
@@ -152,124 +155,188 @@ pub struct Cluster {
 pub struct DedupStats {
     pub documents: usize,
     pub signed: usize,
+    /// Candidate pairs from buckets small enough to expand into all their pairs.
     pub candidate_pairs: usize,
+    /// Buckets too large to expand (split by leaders instead).
+    pub large_buckets: usize,
+    /// Similarity computations on full shingle sets, all stages together.
+    pub verifications: usize,
+    /// Pairs found similar (edges of the near-duplicate graph).
     pub verified_pairs: usize,
     pub clusters: usize,
+    /// Documents that are not the main of their (first) cluster.
     pub duplicates: usize,
+    /// Non-main documents listed in more than one cluster.
+    pub shared_members: usize,
     pub bands: usize,
     pub rows: usize,
 }
 
 /// Find the clusters among `docs`.
 pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, DedupStats) {
-    // Work in key order so that nothing below depends on the input order.
+    // Rank documents by the main order (key last): nothing below depends on input order,
+    // and a lower rank is always the better main candidate.
     let mut order: Vec<usize> = (0..docs.len())
         .filter(|&i| docs[i].signature.is_some())
         .collect();
-    order.sort_by(|&a, &b| docs[a].meta.key.cmp(&docs[b].meta.key).then(a.cmp(&b)));
-    let sig = |i: usize| docs[order[i]].signature.as_ref().expect("filtered above");
-    let keys: Vec<Vec<u64>> = (0..order.len()).map(|i| sig(i).band_keys.clone()).collect();
-    let candidates = lsh::candidate_pairs(&keys);
-    drop(keys);
-    let threshold = config.threshold;
-    let verified: Vec<(u32, u32)> = candidates
-        .par_iter()
-        .copied()
-        .filter(|&(a, b)| {
-            config
-                .measure
-                .similarity(&sig(a as usize).shingles, &sig(b as usize).shingles)
-                >= threshold
-        })
-        .collect();
-    let mut uf = cluster::UnionFind::new(order.len());
-    for &(a, b) in &verified {
-        uf.union(a, b);
-    }
-    let components = uf.components();
-    let similarity = |a: usize, b: usize| {
-        config.measure.similarity(
-            &docs[a].signature.as_ref().unwrap().shingles,
-            &docs[b].signature.as_ref().unwrap().shingles,
-        )
+    order.sort_by(|&a, &b| {
+        config
+            .main_order
+            .compare(&docs[a].meta, &docs[b].meta)
+            .then(a.cmp(&b))
+    });
+    let sig = |r: u32| {
+        &docs[order[r as usize]]
+            .signature
+            .as_ref()
+            .expect("filtered above")
+            .shingles
     };
-    let mut clusters: Vec<Cluster> = components
+    let sim = |a: u32, b: u32| config.measure.similarity(sig(a), sig(b));
+    let threshold = config.threshold;
+    let keys: Vec<&[u64]> = order
+        .iter()
+        .map(|&i| docs[i].signature.as_ref().unwrap().band_keys.as_slice())
+        .collect();
+    let (pairs, big) = lsh::candidates(&keys);
+    drop(keys);
+    let mut verifications = pairs.len();
+    let mut edges: Vec<(u32, u32, f32)> = pairs
         .par_iter()
-        .flat_map_iter(|comp| {
-            let members: Vec<usize> = comp.iter().map(|&i| order[i as usize]).collect();
-            match config.mode {
-                ClusterMode::Components => vec![make_cluster(docs, &members, config, &similarity)]
-                    .into_iter()
-                    .flatten()
-                    .collect::<Vec<_>>(),
-                ClusterMode::Strict => strict_split(docs, members, config, &similarity),
-            }
+        .filter_map(|&(a, b)| {
+            let s = sim(a, b);
+            (s >= threshold).then_some((a, b, s as f32))
         })
         .collect();
+    // Large buckets (e.g. 10,000 copies): the best-ranked document leads; every other
+    // member is verified against it once; those not similar form the rest of the bucket,
+    // led by their best, and so on. Pairs already verified are not verified again.
+    let mut memo: std::collections::HashMap<(u32, u32), f32> = Default::default();
+    for bucket in &big {
+        let mut rest: Vec<u32> = bucket.clone();
+        while rest.len() >= 2 {
+            let leader = rest[0];
+            let mut next = Vec::new();
+            for &x in &rest[1..] {
+                let s = *memo.entry((leader, x)).or_insert_with(|| {
+                    verifications += 1;
+                    sim(leader, x) as f32
+                });
+                if s as f64 >= threshold {
+                    edges.push((leader, x, s));
+                } else {
+                    next.push(x);
+                }
+            }
+            rest = next;
+        }
+    }
+    drop(memo);
+    edges.sort_unstable_by_key(|e| (e.0, e.1));
+    edges.dedup_by_key(|e| (e.0, e.1));
+    let n = order.len();
+    let mut clusters: Vec<Cluster> = match config.mode {
+        ClusterMode::Strict => cluster::stars(n, &edges)
+            .into_iter()
+            .map(|star| {
+                let members: Vec<(usize, f64)> = star
+                    .members
+                    .iter()
+                    .map(|&(r, s, _)| (order[r as usize], s as f64))
+                    .collect();
+                let shared: Vec<usize> = star
+                    .members
+                    .iter()
+                    .filter(|m| !m.2)
+                    .map(|m| order[m.0 as usize])
+                    .collect();
+                make_cluster(docs, order[star.main as usize], members, shared, config)
+            })
+            .collect(),
+        ClusterMode::Components => {
+            let mut uf = cluster::UnionFind::new(n);
+            for &(a, b, _) in &edges {
+                uf.union(a, b);
+            }
+            let comps = uf.components();
+            verifications += comps.iter().map(|c| c.len() - 1).sum::<usize>();
+            comps
+                .par_iter()
+                .map(|comp| {
+                    // Ranks are sorted: the first is the best main candidate.
+                    let main = comp[0];
+                    let members = comp
+                        .iter()
+                        .map(|&r| {
+                            let s = if r == main { 1.0 } else { sim(main, r) };
+                            (order[r as usize], s)
+                        })
+                        .collect();
+                    make_cluster(docs, order[main as usize], members, Vec::new(), config)
+                })
+                .collect()
+        }
+    };
     clusters.sort_by(|a, b| docs[a.main].meta.key.cmp(&docs[b.main].meta.key));
+    let banding = config.banding();
     let stats = DedupStats {
         documents: docs.len(),
-        signed: order.len(),
-        candidate_pairs: candidates.len(),
-        verified_pairs: verified.len(),
+        signed: n,
+        candidate_pairs: pairs.len(),
+        large_buckets: big.len(),
+        verifications,
+        verified_pairs: edges.len(),
         clusters: clusters.len(),
-        duplicates: clusters.iter().map(|c| c.members.len() - 1).sum(),
-        bands: config.banding().bands,
-        rows: config.banding().rows,
+        duplicates: clusters
+            .iter()
+            .map(|c| c.members.len() - 1 - c.shared.len())
+            .sum(),
+        shared_members: {
+            let mut s: Vec<usize> = clusters.iter().flat_map(|c| c.shared.clone()).collect();
+            s.sort_unstable();
+            s.dedup();
+            s.len()
+        },
+        bands: banding.bands,
+        rows: banding.rows,
     };
     (clusters, stats)
 }
 
+/// A cluster record: members sorted main first, then by key; the reason compares the
+/// main with the members that belong to it first.
 fn make_cluster(
     docs: &[DocEntry],
-    members: &[usize],
+    main: usize,
+    mut members: Vec<(usize, f64)>,
+    shared: Vec<usize>,
     config: &DedupConfig,
-    similarity: &impl Fn(usize, usize) -> f64,
-) -> Option<Cluster> {
-    if members.len() < 2 {
-        return None;
-    }
-    let metas: Vec<&DocMeta> = members.iter().map(|&i| &docs[i].meta).collect();
-    let (best, reason) = config.main_order.choose(&metas);
-    let main = members[best];
-    let mut list: Vec<(usize, f64)> = members
-        .iter()
-        .map(|&m| (m, if m == main { 1.0 } else { similarity(main, m) }))
-        .collect();
-    list.sort_by(|a, b| {
+) -> Cluster {
+    members.sort_by(|a, b| {
         (a.0 != main)
             .cmp(&(b.0 != main))
             .then(docs[a.0].meta.key.cmp(&docs[b.0].meta.key))
     });
-    Some(Cluster {
+    let own: Vec<&DocMeta> = members
+        .iter()
+        .filter(|m| !shared.contains(&m.0))
+        .map(|m| &docs[m.0].meta)
+        .collect();
+    let reason = if own.len() >= 2 {
+        config.main_order.choose(&own).1
+    } else {
+        "not a near-duplicate of any better main; its members belong first to other clusters"
+            .to_string()
+    };
+    let mut shared = shared;
+    shared.sort_by(|&a, &b| docs[a].meta.key.cmp(&docs[b].meta.key));
+    Cluster {
         id: cluster_id(&docs[main].meta.key),
         main,
-        members: list,
+        members,
+        shared,
         reason,
-    })
-}
-
-/// Strict mode: the best main candidate takes the members similar to it; repeat on the
-/// rest. Every member ends up verified against its own main.
-fn strict_split(
-    docs: &[DocEntry],
-    mut rest: Vec<usize>,
-    config: &DedupConfig,
-    similarity: &impl Fn(usize, usize) -> f64,
-) -> Vec<Cluster> {
-    let mut out = Vec::new();
-    rest.sort_by(|&a, &b| config.main_order.compare(&docs[a].meta, &docs[b].meta));
-    while rest.len() >= 2 {
-        let main = rest[0];
-        let (taken, left): (Vec<usize>, Vec<usize>) = rest
-            .iter()
-            .partition(|&&m| m == main || similarity(main, m) >= config.threshold);
-        if let Some(c) = make_cluster(docs, &taken, config, similarity) {
-            out.push(c);
-        }
-        rest = left;
     }
-    out
 }
 
 /// `c` + 16 hex digits of the main key's hash: stable across runs and input orders.
