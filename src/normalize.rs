@@ -16,6 +16,19 @@ use std::str::FromStr;
 /// One step of the chain: rewrite the token in place, or return `false` to drop it.
 pub trait TokenFilter: Send + Sync + std::fmt::Debug {
     fn apply(&self, token: &mut String) -> bool;
+    /// A filter that maps each character on its own (lower-casing, `ё`→`е`) says so;
+    /// leading such filters run inside the tokenizer, character by character, which is
+    /// several times faster than rewriting tokens. The result is the same.
+    fn char_map(&self) -> Option<CharMap> {
+        None
+    }
+}
+
+/// Per-character rewrites the tokenizer applies itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharMap {
+    Lower,
+    FoldYo,
 }
 
 /// Lower-case (Unicode).
@@ -28,6 +41,9 @@ impl TokenFilter for LowerCase {
         }
         true
     }
+    fn char_map(&self) -> Option<CharMap> {
+        Some(CharMap::Lower)
+    }
 }
 
 /// `ё` → `е` (Russian texts write both for the same word).
@@ -39,6 +55,9 @@ impl TokenFilter for FoldYo {
             *token = token.replace('ё', "е").replace('Ё', "Е");
         }
         true
+    }
+    fn char_map(&self) -> Option<CharMap> {
+        Some(CharMap::FoldYo)
     }
 }
 
@@ -77,6 +96,8 @@ impl TokenFilter for MinLength {
 /// A normalizer: tokenizer plus filters.
 #[derive(Debug)]
 pub struct Normalizer {
+    /// Leading per-character filters, applied while tokenizing.
+    char_maps: Vec<CharMap>,
     filters: Vec<Box<dyn TokenFilter>>,
 }
 
@@ -92,9 +113,16 @@ impl NormalizerBuilder {
         self
     }
     pub fn build(self) -> Normalizer {
-        Normalizer {
-            filters: self.filters,
-        }
+        let mut filters = self.filters;
+        let leading = filters
+            .iter()
+            .take_while(|f| f.char_map().is_some())
+            .count();
+        let char_maps = filters
+            .drain(..leading)
+            .filter_map(|f| f.char_map())
+            .collect();
+        Normalizer { char_maps, filters }
     }
 }
 
@@ -141,19 +169,80 @@ impl Normalizer {
 
     /// Call `f` with every normalized token of `text`, in order.
     pub fn for_each_token(&self, text: &str, mut f: impl FnMut(&str)) {
-        let mut buf = String::new();
-        'tokens: for raw in text.split(|c: char| !is_word_char(c)) {
-            if raw.is_empty() {
+        let lower = self.char_maps.contains(&CharMap::Lower);
+        let fold_yo = self.char_maps.contains(&CharMap::FoldYo);
+        let mut buf = String::with_capacity(64);
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            // Skip separators.
+            let b = bytes[i];
+            if b < 0x80 {
+                if ASCII_CLASS[b as usize] == SEP {
+                    i += 1;
+                    continue;
+                }
+            } else {
+                let c = text[i..].chars().next().expect("char boundary");
+                if !is_word_char(c) {
+                    i += c.len_utf8();
+                    continue;
+                }
+            }
+            // A run of word characters; note whether a char map would change it.
+            let start = i;
+            let mut changes = false;
+            let n = bytes.len();
+            while i < n {
+                let b = bytes[i];
+                // Lower-case ASCII letters: most bytes, no table look-up.
+                if b.wrapping_sub(b'a') < 26 {
+                    i += 1;
+                    continue;
+                }
+                let class = ASCII_CLASS[b as usize];
+                if class == WORD {
+                    i += 1;
+                } else if class == UPPER {
+                    changes |= lower;
+                    i += 1;
+                } else if class == SEP {
+                    break;
+                } else {
+                    let c = text[i..].chars().next().expect("char boundary");
+                    if !is_word_char(c) {
+                        break;
+                    }
+                    changes |= (fold_yo && matches!(c, 'ё' | 'Ё'))
+                        || (lower && !matches!(c, 'а'..='я') && c.is_uppercase());
+                    i += c.len_utf8();
+                }
+            }
+            let run = &text[start..i];
+            if !changes && self.filters.is_empty() {
+                f(run);
                 continue;
             }
             buf.clear();
-            buf.push_str(raw);
-            for filter in &self.filters {
-                if !filter.apply(&mut buf) {
-                    continue 'tokens;
+            if !changes {
+                buf.push_str(run);
+            } else {
+                for c in run.chars() {
+                    let c = if fold_yo { fold_yo_char(c) } else { c };
+                    if !lower {
+                        buf.push(c);
+                    } else if let Some(l) = cyrillic_lower(c) {
+                        buf.push(if fold_yo { fold_yo_char(l) } else { l });
+                    } else if c.is_uppercase() {
+                        buf.extend(c.to_lowercase());
+                    } else {
+                        buf.push(c);
+                    }
                 }
             }
-            f(&buf);
+            if self.filters.iter().all(|filter| filter.apply(&mut buf)) {
+                f(&buf);
+            }
         }
     }
 
@@ -166,9 +255,53 @@ impl Normalizer {
     }
 }
 
-/// Python's `\w`: letters, digits and the underscore.
+const SEP: u8 = 0;
+const WORD: u8 = 1;
+const UPPER: u8 = 2;
+const NON_ASCII: u8 = 3;
+
+/// Byte classes for the tokenizer's fast path.
+static ASCII_CLASS: [u8; 256] = {
+    let mut t = [NON_ASCII; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_uppercase() {
+            UPPER
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            WORD
+        } else {
+            SEP
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Python's `\w`: letters, digits and the underscore (basic Cyrillic letters checked
+/// first: most of the text this reads).
+#[inline]
 pub fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    matches!(c, 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё') || c.is_alphanumeric() || c == '_'
+}
+
+#[inline]
+fn cyrillic_lower(c: char) -> Option<char> {
+    match c {
+        'а'..='я' | 'ё' => Some(c),
+        'А'..='Я' => char::from_u32(c as u32 + 0x20),
+        'Ё' => Some('ё'),
+        _ => None,
+    }
+}
+
+#[inline]
+fn fold_yo_char(c: char) -> char {
+    match c {
+        'ё' => 'е',
+        'Ё' => 'Е',
+        _ => c,
+    }
 }
 
 #[cfg(test)]

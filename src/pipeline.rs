@@ -525,11 +525,21 @@ pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry
         } else {
             Box::new(std::io::BufReader::new(f))
         };
-        let mut lines = reader.lines().enumerate();
+        let mut reader = reader;
+        let mut line_no = 0usize;
         loop {
-            let mut chunk = Vec::with_capacity(1024);
-            for (n, line) in lines.by_ref().take(1024) {
-                chunk.push((n + 1, line.map_err(|e| Error::io(file, e))?));
+            // Raw lines: serde_json checks UTF-8 itself, once.
+            let mut chunk: Vec<(usize, Vec<u8>)> = Vec::with_capacity(1024);
+            while chunk.len() < 1024 {
+                let mut line = Vec::new();
+                let n = reader
+                    .read_until(b'\n', &mut line)
+                    .map_err(|e| Error::io(file, e))?;
+                if n == 0 {
+                    break;
+                }
+                line_no += 1;
+                chunk.push((line_no, line));
             }
             if chunk.is_empty() {
                 break;
@@ -537,11 +547,11 @@ pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry
             let parsed: Vec<Result<Option<DocEntry>>> = chunk
                 .par_iter()
                 .map(|(n, line)| {
-                    if line.trim().is_empty() {
+                    if line.trim_ascii().is_empty() {
                         return Ok(None);
                     }
                     let rec: DedupInput =
-                        serde_json::from_str(line).map_err(|e| Error::BadLine {
+                        serde_json::from_slice(line).map_err(|e| Error::BadLine {
                             path: file.clone(),
                             line: *n,
                             message: e.to_string(),

@@ -153,12 +153,18 @@ mod tests {
     fn chain_members_are_shared_not_dropped() {
         // 0~1, 1~2, 0≁2: 0 is a main with 1; 2 is not similar to 0, so it is a main too,
         // and 1 is listed in its cluster as shared.
-        let stars = stars(4, &[(0, 1, 0.9), (1, 2, 0.85)]);
+        let got = stars(4, &[(0, 1, 0.9), (1, 2, 0.85)]);
         assert_eq!(
-            stars,
+            got,
             vec![
-                Star { main: 0, members: vec![(0, 1.0, true), (1, 0.9, true)] },
-                Star { main: 2, members: vec![(2, 1.0, true), (1, 0.85, false)] },
+                Star {
+                    main: 0,
+                    members: vec![(0, 1.0, true), (1, 0.9, true)]
+                },
+                Star {
+                    main: 2,
+                    members: vec![(2, 1.0, true), (1, 0.85, false)]
+                },
             ]
         );
         // A star whose center ranks below its leaves: the best leaf is the main.

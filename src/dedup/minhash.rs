@@ -35,7 +35,7 @@ pub fn signature(shingles: &[u64], k: usize) -> Option<Signature> {
             filled[bin] = true;
         }
     }
-    let mut sig = bins.clone();
+    // Densify in place: empty bins only read filled ones, which never change.
     for i in 0..k {
         if filled[i] {
             continue;
@@ -45,13 +45,13 @@ pub fn signature(shingles: &[u64], k: usize) -> Option<Signature> {
             let probe = mix64(((i as u64) << 32) ^ attempt ^ 0x9e3779b97f4a7c15);
             let j = ((probe as u128 * k as u128) >> 64) as usize;
             if filled[j] {
-                sig[i] = bins[j];
+                bins[i] = bins[j];
                 break;
             }
             attempt += 1;
         }
     }
-    Some(sig)
+    Some(bins)
 }
 
 /// Share of equal positions: an estimate of Jaccard similarity.
