@@ -93,6 +93,41 @@ impl TokenFilter for MinLength {
     }
 }
 
+/// Drop function words (stop words) of the given languages. The lists ship with
+/// thresher (`src/stopwords/{en,ru}.txt`: the common English and Russian function
+/// words, lower-case, `ё` folded); put this filter after `LowerCase`/`FoldYo`.
+#[derive(Debug, Clone)]
+pub struct StopWords(std::sync::Arc<std::collections::HashSet<&'static str>>);
+
+impl StopWords {
+    pub const EN: &'static str = include_str!("stopwords/en.txt");
+    pub const RU: &'static str = include_str!("stopwords/ru.txt");
+
+    /// English and Russian together (the corpora mix them; a word of one language is
+    /// never a content word of the other).
+    pub fn en_ru() -> StopWords {
+        static SET: std::sync::OnceLock<std::sync::Arc<std::collections::HashSet<&'static str>>> =
+            std::sync::OnceLock::new();
+        StopWords(
+            SET.get_or_init(|| {
+                std::sync::Arc::new(
+                    Self::EN
+                        .split_whitespace()
+                        .chain(Self::RU.split_whitespace())
+                        .collect(),
+                )
+            })
+            .clone(),
+        )
+    }
+}
+
+impl TokenFilter for StopWords {
+    fn apply(&self, token: &mut String) -> bool {
+        !self.0.contains(token.as_str())
+    }
+}
+
 /// A normalizer: tokenizer plus filters.
 #[derive(Debug)]
 pub struct Normalizer {
@@ -136,6 +171,9 @@ pub enum Preset {
     /// Lower-cased word tokens only (`\w+`), numbers kept: the definition the dedup-dev
     /// truth uses.
     Words,
+    /// `default` plus stop words (en, ru) and words of 3 characters or fewer dropped:
+    /// the canonization of the lexical methods (algorithms.md §1, [003]).
+    Lexical,
 }
 
 impl FromStr for Preset {
@@ -144,8 +182,9 @@ impl FromStr for Preset {
         match s {
             "default" => Ok(Preset::Default),
             "words" => Ok(Preset::Words),
+            "lexical" => Ok(Preset::Lexical),
             _ => Err(format!(
-                "unknown normalization preset `{s}` (default, words)"
+                "unknown normalization preset `{s}` (default, words, lexical)"
             )),
         }
     }
@@ -164,6 +203,13 @@ impl Normalizer {
                 .filter(Numbers::Drop)
                 .build(),
             Preset::Words => Normalizer::builder().filter(LowerCase).build(),
+            Preset::Lexical => Normalizer::builder()
+                .filter(LowerCase)
+                .filter(FoldYo)
+                .filter(Numbers::Drop)
+                .filter(StopWords::en_ru())
+                .filter(MinLength(4))
+                .build(),
         }
     }
 
@@ -255,6 +301,85 @@ impl Normalizer {
     }
 }
 
+/// Abbreviations after which a period does not end a sentence (lower-case, without
+/// the final period). Single letters (initials: `A. S. Pushkin`, `А. С. Пушкин`) never
+/// end one either.
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "mrs", "ms", "dr", "prof", "st", "vs", "etc", "e.g", "i.e", "no", "fig", "jr", "sr",
+    "inc", "ltd", "co", "cf", "approx", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+    "sept", "oct", "nov", "dec", "т.е", "т.д", "т.п", "т.к", "т.н", "и.о", "г", "гг", "др", "им",
+    "ул", "стр", "см", "напр", "англ", "рус", "проф", "акад", "тыс", "млн", "млрд", "руб", "коп",
+    "т", "с", "п", "рис", "ок",
+];
+
+/// Split `text` into sentences (algorithms.md §1): a sentence ends at `.`, `!`, `?`, `…`
+/// (with closing quotes/brackets) followed by whitespace and then a capital letter,
+/// a digit or an opening quote — except after an initial (one letter) or a known
+/// abbreviation — and at every line break (block boundaries: extracted text has one
+/// block a line, and a heading or table cell has no final period). Sentences are
+/// trimmed; empty ones are skipped.
+pub fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut start = 0;
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let (pos, c) = chars[k];
+            if !matches!(c, '.' | '!' | '?' | '…') {
+                k += 1;
+                continue;
+            }
+            // Swallow runs of terminators and closing quotes/brackets.
+            let mut end = k + 1;
+            while end < chars.len()
+                && matches!(
+                    chars[end].1,
+                    '.' | '!' | '?' | '…' | '"' | '»' | '”' | ')' | '\''
+                )
+            {
+                end += 1;
+            }
+            let next_visible = chars[end..].iter().find(|(_, c)| !c.is_whitespace());
+            let spaced = end < chars.len() && chars[end].1.is_whitespace();
+            let starts_new = next_visible.is_some_and(|&(_, n)| {
+                n.is_uppercase() || n.is_numeric() || matches!(n, '"' | '«' | '“' | '(' | '—' | '-')
+            });
+            let boundary = if next_visible.is_none() {
+                true
+            } else if !spaced || !starts_new {
+                false
+            } else if c == '.' {
+                // The word before the period.
+                let before = &line[start..pos];
+                let word = before
+                    .rsplit(|ch: char| ch.is_whitespace() || ch == '(')
+                    .next()
+                    .unwrap_or("")
+                    .to_lowercase();
+                let initial = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
+                !(initial || ABBREVIATIONS.contains(&word.as_str()))
+            } else {
+                true
+            };
+            if boundary {
+                let end_byte = chars.get(end).map_or(line.len(), |&(p, _)| p);
+                let s = line[start..end_byte].trim();
+                if !s.is_empty() {
+                    out.push(s);
+                }
+                start = end_byte;
+            }
+            k = end;
+        }
+        let s = line[start..].trim();
+        if !s.is_empty() {
+            out.push(s);
+        }
+    }
+    out
+}
+
 const SEP: u8 = 0;
 const WORD: u8 = 1;
 const UPPER: u8 = 2;
@@ -336,6 +461,34 @@ mod tests {
     fn numbers_can_be_masked() {
         let n = Normalizer::builder().filter(Numbers::Mask).build();
         assert_eq!(n.tokens("a 12 b"), ["a", "0", "b"]);
+    }
+
+    #[test]
+    fn lexical_preset_drops_stop_words_and_short_words() {
+        let n = Normalizer::preset(Preset::Lexical);
+        assert_eq!(
+            n.tokens("The cat and the Committee approved это очень важное решение 2024"),
+            ["committee", "approved", "важное", "решение"]
+        );
+    }
+
+    #[test]
+    fn sentences_respect_initials_and_abbreviations() {
+        let s = sentences(
+            "Mr. Smith met A. S. Pushkin at 5 p.m. on Monday. They talked! Then e.g. tea.\n\
+             Heading without period\nПисьмо от А. С. Пушкина, т.е. подлинник. Оно лежит в музее, см. рис. 5.",
+        );
+        assert_eq!(
+            s,
+            [
+                "Mr. Smith met A. S. Pushkin at 5 p.m. on Monday.",
+                "They talked!",
+                "Then e.g. tea.",
+                "Heading without period",
+                "Письмо от А. С. Пушкина, т.е. подлинник.",
+                "Оно лежит в музее, см. рис. 5.",
+            ]
+        );
     }
 
     #[test]
