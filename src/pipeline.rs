@@ -344,13 +344,15 @@ pub fn write_clusters(
     })
 }
 
-/// What `thresher run` does with non-main members of clusters.
+/// What `thresher run` writes into `pages.jsonl` (clusters.jsonl is always complete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DuplicatePolicy {
-    /// Write every page (default).
-    #[default]
+    /// Every page, as extracted: no dedup fields (the clusters are in clusters.jsonl).
     Keep,
-    /// Write only main documents and pages outside clusters.
+    /// Every page plus `cluster`, `is_main`, `main` (default).
+    #[default]
+    Mark,
+    /// Only main documents and pages outside clusters (with the same fields).
     Drop,
 }
 
@@ -377,7 +379,14 @@ pub fn run_pipeline(
         config,
         cascade,
         progress,
-        |record| signer.sign(&record.text),
+        // Methods that need collection statistics sign after this pass.
+        |record| {
+            if config.dedup.method.needs_stats() {
+                None
+            } else {
+                signer.sign(&record.text)
+            }
+        },
         |result| {
             let plain = result
                 .as_ref()
@@ -413,6 +422,15 @@ pub fn run_pipeline(
     finish_timing(&mut summary, "extract", start);
 
     let dedup_start = Instant::now();
+    if config.dedup.method.needs_stats() {
+        // Second pass over the extracted texts, now with df/cf/N (same record order).
+        let stats = collection_stats(std::slice::from_ref(&tmp_path))?;
+        let signer = Signer::with_stats(&config.dedup, Some(std::sync::Arc::new(stats)));
+        let (signed, _) = read_and_sign(std::slice::from_ref(&tmp_path), &signer)?;
+        for (doc, s) in docs.iter_mut().zip(signed) {
+            doc.signature = s.signature;
+        }
+    }
     let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
     summary
         .timings_s
@@ -456,6 +474,10 @@ pub fn run_pipeline(
             };
             let is_main = main.as_deref().is_none_or(|m| m == path);
             if duplicates == DuplicatePolicy::Drop && !is_main {
+                continue;
+            }
+            if duplicates == DuplicatePolicy::Keep {
+                write_json(&mut *out, &value, &pages_path)?;
                 continue;
             }
             obj.insert("cluster".into(), cluster.into());
@@ -508,6 +530,59 @@ struct DedupInput {
     boilerplate_ratio: Option<f64>,
     #[serde(default)]
     error: Option<serde_json::Value>,
+}
+
+fn open_jsonl(file: &Path) -> Result<Box<dyn BufRead>> {
+    let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
+    Ok(if file.extension().is_some_and(|e| e == "gz") {
+        Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(
+            f,
+        )))
+    } else {
+        Box::new(std::io::BufReader::new(f))
+    })
+}
+
+/// First pass of the lexical methods: df, cf, N and lengths of the collection's terms
+/// (texts of the JSONL records that are not error records).
+pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
+    #[derive(serde::Deserialize)]
+    struct TextOnly {
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default)]
+        error: Option<serde_json::Value>,
+    }
+    let normalizer = dedup::lexical::LexicalSigner::stats_normalizer();
+    let mut stats = dedup::CollectionStats::default();
+    for file in files {
+        let mut lines = open_jsonl(file)?.lines();
+        loop {
+            let chunk: Vec<String> = lines
+                .by_ref()
+                .take(1024)
+                .collect::<std::io::Result<_>>()
+                .map_err(|e| Error::io(file, e))?;
+            if chunk.is_empty() {
+                break;
+            }
+            let part = chunk
+                .par_iter()
+                .fold(dedup::CollectionStats::default, |mut st, line| {
+                    if let Ok(TextOnly {
+                        text: Some(t),
+                        error: None,
+                    }) = serde_json::from_str(line)
+                    {
+                        st.add_text(&normalizer, &t);
+                    }
+                    st
+                })
+                .reduce(dedup::CollectionStats::default, |a, b| a.merge(b));
+            stats = stats.merge(part);
+        }
+    }
+    Ok(stats)
 }
 
 /// Read JSONL documents (optionally `.gz`) and sign them in parallel. Lines that are

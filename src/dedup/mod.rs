@@ -3,6 +3,8 @@
 //! main document per cluster.
 
 pub mod cluster;
+pub mod eval;
+pub mod lexical;
 pub mod lsh;
 pub mod minhash;
 pub mod shingle;
@@ -12,7 +14,9 @@ use rayon::prelude::*;
 use crate::choose_main::{DocMeta, MainOrder};
 use crate::normalize::{Normalizer, Preset};
 pub use cluster::ClusterMode;
+pub use lexical::{CollectionStats, Method};
 use lsh::Banding;
+pub use minhash::Sketch;
 use shingle::ShingleConfig;
 
 /// Similarity measure used to verify candidates and to build clusters.
@@ -68,6 +72,18 @@ pub struct DedupConfig {
     pub measure: Measure,
     pub mode: ClusterMode,
     pub main_order: MainOrder,
+    /// Candidate keys: `minhash` (sketch + LSH bands) or a lexical signature A0–A12.
+    pub method: Method,
+    /// MinHash sketch kind (method `minhash`).
+    pub sketch: Sketch,
+    /// Sample shingles whose hash is divisible by this before sketching (0 or 1: all).
+    pub sample_mod: u64,
+    /// Supershingles `[M, N]`: M bands of N rows (num_perm = M·N) instead of the banding
+    /// chosen from `threshold` and `candidate_recall`.
+    pub supershingles: Option<[usize; 2]>,
+    /// Verify candidates on the real similarity (true); false takes the method's
+    /// matches as they are (to measure a method alone).
+    pub verify: bool,
 }
 
 impl Default for DedupConfig {
@@ -81,13 +97,26 @@ impl Default for DedupConfig {
             measure: Measure::Jaccard,
             mode: ClusterMode::Strict,
             main_order: MainOrder::default(),
+            method: Method::Minhash,
+            sketch: Sketch::Oph,
+            sample_mod: 0,
+            supershingles: None,
+            verify: true,
         }
     }
 }
 
 impl DedupConfig {
     pub fn banding(&self) -> Banding {
-        Banding::for_threshold(self.num_perm, self.threshold, self.candidate_recall)
+        match self.supershingles {
+            Some([m, n]) => Banding { bands: m, rows: n },
+            None => Banding::for_threshold(self.num_perm, self.threshold, self.candidate_recall),
+        }
+    }
+
+    /// Signature length: `num_perm`, or M·N with supershingles.
+    pub fn sketch_len(&self) -> usize {
+        self.supershingles.map_or(self.num_perm, |[m, n]| m * n)
     }
 }
 
@@ -97,7 +126,10 @@ pub struct DocSignature {
     /// Shingle hashes in text order, repeats included: sorting is left to
     /// [`find_clusters`], which sorts only the sets it verifies.
     pub shingles: Vec<u64>,
+    /// Candidate keys: LSH band keys, or the lexical method's signatures.
     pub band_keys: Vec<u64>,
+    /// What method 3+5 compares beyond its keys.
+    pub three_five: Option<Box<lexical::ThreeFive>>,
 }
 
 /// Turns texts into signatures; shareable across threads.
@@ -106,25 +138,76 @@ pub struct Signer {
     shingle: ShingleConfig,
     num_perm: usize,
     banding: Banding,
+    sketch: Sketch,
+    sample_mod: u64,
+    lexical: Option<lexical::LexicalSigner>,
 }
 
 impl Signer {
+    /// A signer; methods that need collection statistics get them with
+    /// [`Signer::with_stats`].
     pub fn new(config: &DedupConfig) -> Self {
+        Self::with_stats(config, None)
+    }
+
+    pub fn with_stats(
+        config: &DedupConfig,
+        stats: Option<std::sync::Arc<CollectionStats>>,
+    ) -> Self {
         Signer {
             normalizer: Normalizer::preset(config.normalize),
             shingle: config.shingle,
-            num_perm: config.num_perm,
+            num_perm: config.sketch_len(),
             banding: config.banding(),
+            sketch: config.sketch,
+            sample_mod: config.sample_mod,
+            lexical: (config.method != Method::Minhash)
+                .then(|| lexical::LexicalSigner::new(config.method, config.normalize, stats)),
         }
     }
 
     /// `None` for a text without words.
     pub fn sign(&self, text: &str) -> Option<DocSignature> {
         let shingles = shingle::shingles_unsorted(&self.normalizer, text, &self.shingle);
-        let sig = minhash::signature(&shingles, self.num_perm)?;
+        if shingles.is_empty() {
+            return None;
+        }
+        if let Some(lex) = &self.lexical {
+            let (band_keys, three_five) = lex.keys(text, &shingles);
+            return Some(DocSignature {
+                shingles,
+                band_keys,
+                three_five,
+            });
+        }
+        let sampled: Vec<u64>;
+        let input: &[u64] = if self.sample_mod > 1 {
+            sampled = shingles
+                .iter()
+                .copied()
+                .filter(|&s| minhash::mix64(s ^ 0xa5a5) % self.sample_mod == 0)
+                .collect();
+            if sampled.is_empty() {
+                &shingles
+            } else {
+                &sampled
+            }
+        } else {
+            &shingles
+        };
+        let band_keys = match self.sketch {
+            Sketch::Oph => self
+                .banding
+                .keys(&minhash::signature(input, self.num_perm)?),
+            Sketch::NPerm => self
+                .banding
+                .keys(&minhash::n_permutation(input, self.num_perm)),
+            Sketch::BottomK => minhash::bottom_k(input, self.num_perm),
+        };
         Some(DocSignature {
-            band_keys: self.banding.keys(&sig),
+            band_keys,
             shingles,
+            three_five: None,
         })
     }
 }
@@ -214,18 +297,55 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
         .collect();
     drop(involved);
     let sim = |a: u32, b: u32| config.measure.similarity(&sets[&a], &sets[&b]);
-    let mut verifications = pairs.len();
-    let mut edges: Vec<(u32, u32, f32)> = pairs
+    let signature = |r: u32| docs[order[r as usize]].signature.as_ref().unwrap();
+    // Whether a candidate pair is an edge, with its similarity, and whether the real
+    // similarity was computed. Decomposition (A11) always compares exactly, within its
+    // length window; 3+5 (A12) first applies its own pair test.
+    let max_len_ratio = 2.0 - threshold;
+    let accept = |a: u32, b: u32| -> (Option<f32>, bool) {
+        match config.method {
+            Method::Decomposition => {
+                let (x, y) = (sets[&a].len().max(1) as f64, sets[&b].len().max(1) as f64);
+                if x.max(y) / x.min(y) > 1.0 / threshold.max(0.01) {
+                    return (None, false);
+                }
+                let s = sim(a, b);
+                return ((s >= threshold).then_some(s as f32), true);
+            }
+            Method::ThreeFive => {
+                let ok = match (&signature(a).three_five, &signature(b).three_five) {
+                    (Some(x), Some(y)) => lexical::three_five_match(x, y, max_len_ratio),
+                    _ => false,
+                };
+                if !ok {
+                    return (None, false);
+                }
+            }
+            _ => {}
+        }
+        let s = sim(a, b);
+        if config.verify {
+            ((s >= threshold).then_some(s as f32), true)
+        } else {
+            (Some(s as f32), true)
+        }
+    };
+    let checked: Vec<(u32, u32, Option<f32>, bool)> = pairs
         .par_iter()
-        .filter_map(|&(a, b)| {
-            let s = sim(a, b);
-            (s >= threshold).then_some((a, b, s as f32))
+        .map(|&(a, b)| {
+            let (s, computed) = accept(a, b);
+            (a, b, s, computed)
         })
+        .collect();
+    let mut verifications = checked.iter().filter(|c| c.3).count();
+    let mut edges: Vec<(u32, u32, f32)> = checked
+        .into_iter()
+        .filter_map(|(a, b, s, _)| s.map(|s| (a, b, s)))
         .collect();
     // Large buckets (e.g. 10,000 copies): the best-ranked document leads; every other
     // member is verified against it once; those not similar form the rest of the bucket,
     // led by their best, and so on. Pairs already verified are not verified again.
-    let mut memo: std::collections::HashMap<(u32, u32), f32> = Default::default();
+    let mut memo: std::collections::HashMap<(u32, u32), Option<f32>> = Default::default();
     for bucket in &big {
         let mut rest: Vec<u32> = bucket.clone();
         while rest.len() >= 2 {
@@ -233,13 +353,13 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
             let mut next = Vec::new();
             for &x in &rest[1..] {
                 let s = *memo.entry((leader, x)).or_insert_with(|| {
-                    verifications += 1;
-                    sim(leader, x) as f32
+                    let (s, computed) = accept(leader, x);
+                    verifications += computed as usize;
+                    s
                 });
-                if s as f64 >= threshold {
-                    edges.push((leader, x, s));
-                } else {
-                    next.push(x);
+                match s {
+                    Some(s) => edges.push((leader, x, s)),
+                    None => next.push(x),
                 }
             }
             rest = next;
