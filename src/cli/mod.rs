@@ -156,6 +156,10 @@ struct DedupArgs {
     /// Take the method's matches as they are, without verifying the real similarity.
     #[arg(long)]
     no_verify: bool,
+    /// Strict mode: list documents similar to a cluster's main among its members even
+    /// when they belong first to another cluster (clusters overlap).
+    #[arg(long)]
+    overlap: bool,
 }
 
 impl DedupArgs {
@@ -218,6 +222,9 @@ impl DedupArgs {
         }
         if self.no_verify {
             d.verify = false;
+        }
+        if self.overlap {
+            d.overlap = true;
         }
         Ok(())
     }

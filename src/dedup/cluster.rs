@@ -3,9 +3,9 @@
 //! unrelated documents together; `strict` (default) — stars around mains: documents are
 //! taken best main candidate first; one becomes a main unless it is a near-duplicate of
 //! a main already chosen. Mains are thus never near-duplicates of each other, and every
-//! other document is a near-duplicate of at least one main. A main's cluster is itself
-//! plus *every* document verified similar to it; a document similar to several mains
-//! belongs first to the best of them and is listed as `shared` in the others.
+//! other document is a near-duplicate of at least one main and belongs to the best of
+//! them; it is `shared` in the other mains' clusters (listed among their members only
+//! with `overlap`).
 //! Both depend only on the ranks of the documents (their main order), never on input order.
 
 /// Union-find with path halving and union by size.

@@ -84,6 +84,10 @@ pub struct DedupConfig {
     /// Verify candidates on the real similarity (true); false takes the method's
     /// matches as they are (to measure a method alone).
     pub verify: bool,
+    /// Strict mode: also list, among a cluster's members, documents similar to its main
+    /// that belong first to another cluster (clusters then overlap). Without it they
+    /// are named in the cluster's `shared` field only.
+    pub overlap: bool,
 }
 
 impl Default for DedupConfig {
@@ -102,6 +106,7 @@ impl Default for DedupConfig {
             sample_mod: 0,
             supershingles: None,
             verify: true,
+            overlap: false,
         }
     }
 }
@@ -228,8 +233,8 @@ pub struct Cluster {
     pub main: usize,
     /// Members (the main included, first) with their similarity to the main.
     pub members: Vec<(usize, f64)>,
-    /// Members that are near-duplicates of this main but belong first to the cluster of
-    /// a better main (strict mode only; see ARCHITECTURE.md, Dedup).
+    /// Documents that are near-duplicates of this main but belong first to the cluster
+    /// of a better main (strict mode only; among `members` only with `overlap`).
     pub shared: Vec<usize>,
     /// Why the main was chosen.
     pub reason: String,
@@ -370,23 +375,59 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
     edges.dedup_by_key(|e| (e.0, e.1));
     let n = order.len();
     let mut clusters: Vec<Cluster> = match config.mode {
-        ClusterMode::Strict => cluster::stars(n, &edges)
-            .into_iter()
-            .map(|star| {
-                let members: Vec<(usize, f64)> = star
-                    .members
-                    .iter()
-                    .map(|&(r, s, _)| (order[r as usize], s as f64))
-                    .collect();
-                let shared: Vec<usize> = star
-                    .members
-                    .iter()
-                    .filter(|m| !m.2)
-                    .map(|m| order[m.0 as usize])
-                    .collect();
-                make_cluster(docs, order[star.main as usize], members, shared, config)
-            })
-            .collect(),
+        ClusterMode::Strict => {
+            // Among documents equal on every main-order criterion, the one with more
+            // near-duplicates is taken first: it stands for more of them (a chain
+            // a~b~c becomes one cluster around b). The key breaks the remaining ties.
+            let mut degree = vec![0u32; n];
+            for &(a, b, _) in &edges {
+                degree[a as usize] += 1;
+                degree[b as usize] += 1;
+            }
+            let mut by_rank: Vec<u32> = (0..n as u32).collect();
+            by_rank.sort_by(|&a, &b| {
+                let (x, y) = (&docs[order[a as usize]].meta, &docs[order[b as usize]].meta);
+                config
+                    .main_order
+                    .compare_criteria(x, y)
+                    .then(degree[b as usize].cmp(&degree[a as usize]))
+                    .then(a.cmp(&b))
+            });
+            let mut new_rank = vec![0u32; n];
+            for (r, &old) in by_rank.iter().enumerate() {
+                new_rank[old as usize] = r as u32;
+            }
+            let mut ranked: Vec<(u32, u32, f32)> = edges
+                .iter()
+                .map(|&(a, b, s)| {
+                    let (x, y) = (new_rank[a as usize], new_rank[b as usize]);
+                    (x.min(y), x.max(y), s)
+                })
+                .collect();
+            ranked.sort_unstable_by_key(|e| (e.0, e.1));
+            let doc_of = |r: u32| order[by_rank[r as usize] as usize];
+            cluster::stars(n, &ranked)
+                .into_iter()
+                .filter_map(|star| {
+                    let members: Vec<(usize, f64)> = star
+                        .members
+                        .iter()
+                        .filter(|m| m.2 || config.overlap)
+                        .map(|&(r, s, _)| (doc_of(r), s as f64))
+                        .collect();
+                    let shared: Vec<usize> = star
+                        .members
+                        .iter()
+                        .filter(|m| !m.2)
+                        .map(|m| doc_of(m.0))
+                        .collect();
+                    let main = doc_of(star.main);
+                    let main_degree = degree[by_rank[star.main as usize] as usize];
+                    (members.len() >= 2)
+                        .then(|| make_cluster(docs, main, members, shared, main_degree, config))
+                })
+                .collect()
+        }
         ClusterMode::Components => {
             let mut uf = cluster::UnionFind::new(n);
             for &(a, b, _) in &edges {
@@ -406,7 +447,7 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
                             (order[r as usize], s)
                         })
                         .collect();
-                    make_cluster(docs, order[main as usize], members, Vec::new(), config)
+                    make_cluster(docs, order[main as usize], members, Vec::new(), 0, config)
                 })
                 .collect()
         }
@@ -423,7 +464,9 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
         clusters: clusters.len(),
         duplicates: clusters
             .iter()
-            .map(|c| c.members.len() - 1 - c.shared.len())
+            .map(|c| {
+                c.members.len() - 1 - c.members.iter().filter(|m| c.shared.contains(&m.0)).count()
+            })
             .sum(),
         shared_members: {
             let mut s: Vec<usize> = clusters.iter().flat_map(|c| c.shared.clone()).collect();
@@ -444,6 +487,7 @@ fn make_cluster(
     main: usize,
     mut members: Vec<(usize, f64)>,
     shared: Vec<usize>,
+    main_degree: u32,
     config: &DedupConfig,
 ) -> Cluster {
     members.sort_by(|a, b| {
@@ -457,7 +501,21 @@ fn make_cluster(
         .map(|m| &docs[m.0].meta)
         .collect();
     let reason = if own.len() >= 2 {
-        config.main_order.choose(&own).1
+        let (_, reason) = config.main_order.choose(&own);
+        let runner_up_tied = own
+            .iter()
+            .filter(|m| m.key != docs[main].meta.key)
+            .any(|m| {
+                config
+                    .main_order
+                    .compare_criteria(m, &docs[main].meta)
+                    .is_eq()
+            });
+        if runner_up_tied && main_degree > 0 && reason.starts_with("all criteria equal") {
+            format!("all criteria equal; most near-duplicates ({main_degree})")
+        } else {
+            reason
+        }
     } else {
         "not a near-duplicate of any better main; its members belong first to other clusters"
             .to_string()
