@@ -240,6 +240,13 @@ impl Normalizer {
             let mut changes = false;
             let n = bytes.len();
             while i < n {
+                if i + 8 <= n {
+                    let k = lower_ascii_run(bytes, i);
+                    i += k;
+                    if k == 8 {
+                        continue;
+                    }
+                }
                 let b = bytes[i];
                 // Lower-case ASCII letters: most bytes, no table look-up.
                 if b.wrapping_sub(b'a') < 26 {
@@ -380,6 +387,24 @@ pub fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
+/// How many of the 8 bytes at `i` (which must exist) are `a`–`z` before the first
+/// other byte: one SWAR step instead of a loop over a short word's bytes.
+#[inline]
+fn lower_ascii_run(bytes: &[u8], i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunk = [0u8; 8];
+    chunk.copy_from_slice(&bytes[i..i + 8]);
+    let x = u64::from_le_bytes(chunk);
+    let low7 = x & !HI;
+    // High bit of each byte: >= 'a' and not >= '{' (no carries: sums stay below 0x100).
+    let ge_a = low7.wrapping_add(ONES * (0x80 - b'a' as u64));
+    let ge_brace = low7.wrapping_add(ONES * (0x80 - b'{' as u64));
+    let lower = ge_a & !ge_brace & !x & HI;
+    let other = !lower & HI;
+    (other.trailing_zeros() / 8) as usize
+}
+
 const SEP: u8 = 0;
 const WORD: u8 = 1;
 const UPPER: u8 = 2;
@@ -489,6 +514,15 @@ mod tests {
                 "Оно лежит в музее, см. рис. 5.",
             ]
         );
+    }
+
+    #[test]
+    fn swar_run_counts_lower_case_ascii_letters() {
+        assert_eq!(lower_ascii_run(b"abcdefgh", 0), 8);
+        assert_eq!(lower_ascii_run(b"abc defg", 0), 3);
+        assert_eq!(lower_ascii_run(b"zz{`aAb_", 0), 2);
+        assert_eq!(lower_ascii_run("ab\u{430}cdefg".as_bytes(), 0), 2);
+        assert_eq!(lower_ascii_run(b"Xabcdefg", 0), 0);
     }
 
     #[test]
