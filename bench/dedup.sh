@@ -45,7 +45,8 @@ if [[ $what == all || $what == sites ]]; then
   for m in minhash md5 tf tfidf tfridf long-sent heavy-sent megashingles lex-rand log-shingles descr-words opt-freq decomposition 3+5; do
     for v in --no-verify ""; do
       $BIN dedup --method "$m" $v "$OUT/sites/pages.jsonl" -o "$OUT/sites_m.jsonl"
-      echo "$m ${v:-verified}: $(python3 $EVAL/score_sites.py dedup --gold $EVAL/sites-dev --pred "$OUT/sites_m.jsonl" | tail -1)"
+      r=$(python3 $EVAL/score_sites.py dedup --gold $EVAL/sites-dev --pred "$OUT/sites_m.jsonl" | tail -1)
+      printf "%-14s %-12s P R F1 main: %s\n" "$m" "${v:-verified}" "$(field "$r" pair_precision pair_recall pair_f1 main_accuracy)"
     done
   done
 fi
