@@ -175,7 +175,7 @@ impl CollectionStats {
 }
 
 /// term hash → (tf, the term); and the document length in terms.
-fn term_counts<'a>(normalizer: &Normalizer, text: &'a str) -> (HashMap<u64, (u32, String)>, usize) {
+fn term_counts(normalizer: &Normalizer, text: &str) -> (HashMap<u64, (u32, String)>, usize) {
     let mut tf: HashMap<u64, (u32, String)> = HashMap::new();
     let mut dl = 0;
     normalizer.for_each_token(text, |t| {
