@@ -84,11 +84,16 @@ fn compare_by(c: Criterion, a: &DocMeta, b: &DocMeta) -> Ordering {
 impl MainOrder {
     /// Total order: better main candidates first.
     pub fn compare(&self, a: &DocMeta, b: &DocMeta) -> Ordering {
+        self.compare_criteria(a, b).then_with(|| a.key.cmp(&b.key))
+    }
+
+    /// The configured criteria alone (`Equal` when none separates the two).
+    pub fn compare_criteria(&self, a: &DocMeta, b: &DocMeta) -> Ordering {
         self.0
             .iter()
             .map(|&c| compare_by(c, a, b))
             .find(|o| o.is_ne())
-            .unwrap_or_else(|| a.key.cmp(&b.key))
+            .unwrap_or(Ordering::Equal)
     }
 
     /// Index of the main document among `docs` (non-empty) and the reason.

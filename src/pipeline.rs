@@ -470,6 +470,9 @@ pub struct ClusterRecord<'a> {
     pub members: Vec<&'a str>,
     /// Each member's similarity to the main.
     pub similarity: BTreeMap<&'a str, f64>,
+    /// Members listed here too but belonging first to a better main's cluster.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shared: Vec<&'a str>,
     pub reason: &'a str,
 }
 
@@ -500,6 +503,11 @@ pub fn write_clusters(
                     )
                 })
                 .collect(),
+            shared: c
+                .shared
+                .iter()
+                .map(|&m| docs[m].meta.key.as_str())
+                .collect(),
             reason: &c.reason,
         };
         write_json(out, &rec, out_path)?;
@@ -510,13 +518,15 @@ pub fn write_clusters(
     })
 }
 
-/// What `thresher run` does with non-main members of clusters.
+/// What `thresher run` writes into `pages.jsonl` (clusters.jsonl is always complete).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DuplicatePolicy {
-    /// Write every page (default).
-    #[default]
+    /// Every page, as extracted: no dedup fields (the clusters are in clusters.jsonl).
     Keep,
-    /// Write only main documents and pages outside clusters.
+    /// Every page plus `cluster`, `is_main`, `main` (default).
+    #[default]
+    Mark,
+    /// Only main documents and pages outside clusters (with the same fields).
     Drop,
 }
 
@@ -544,7 +554,14 @@ pub fn run_pipeline(
         config,
         cascade,
         progress,
-        |record| signer.sign(&record.text),
+        // Methods that need collection statistics sign after this pass.
+        |record| {
+            if config.dedup.method.needs_stats() {
+                None
+            } else {
+                signer.sign(&record.text)
+            }
+        },
         |result| {
             let plain = result
                 .as_ref()
@@ -582,6 +599,15 @@ pub fn run_pipeline(
     finish_timing(&mut summary, "extract", start);
 
     let dedup_start = Instant::now();
+    if config.dedup.method.needs_stats() {
+        // Second pass over the extracted texts, now with df/cf/N (same record order).
+        let stats = collection_stats(std::slice::from_ref(&tmp_path))?;
+        let signer = Signer::with_stats(&config.dedup, Some(std::sync::Arc::new(stats)));
+        let (signed, _) = read_and_sign(std::slice::from_ref(&tmp_path), &signer)?;
+        for (doc, s) in docs.iter_mut().zip(signed) {
+            doc.signature = s.signature;
+        }
+    }
     let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
     summary
         .timings_s
@@ -598,7 +624,7 @@ pub fn run_pipeline(
     let mut membership: std::collections::HashMap<&str, (&str, &str)> = Default::default();
     for c in &clusters {
         let main = docs[c.main].meta.key.as_str();
-        for m in &c.members {
+        for m in c.members.iter().filter(|m| !c.shared.contains(&m.0)) {
             membership.insert(docs[m.0].meta.key.as_str(), (c.id.as_str(), main));
         }
     }
@@ -625,6 +651,10 @@ pub fn run_pipeline(
             };
             let is_main = main.as_deref().is_none_or(|m| m == path);
             if duplicates == DuplicatePolicy::Drop && !is_main {
+                continue;
+            }
+            if duplicates == DuplicatePolicy::Keep {
+                write_json(&mut *out, &value, &pages_path)?;
                 continue;
             }
             obj.insert("cluster".into(), cluster.into());
@@ -679,6 +709,59 @@ struct DedupInput {
     error: Option<serde_json::Value>,
 }
 
+fn open_jsonl(file: &Path) -> Result<Box<dyn BufRead>> {
+    let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
+    Ok(if file.extension().is_some_and(|e| e == "gz") {
+        Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(
+            f,
+        )))
+    } else {
+        Box::new(std::io::BufReader::new(f))
+    })
+}
+
+/// First pass of the lexical methods: df, cf, N and lengths of the collection's terms
+/// (texts of the JSONL records that are not error records).
+pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
+    #[derive(serde::Deserialize)]
+    struct TextOnly {
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default)]
+        error: Option<serde_json::Value>,
+    }
+    let normalizer = dedup::lexical::LexicalSigner::stats_normalizer();
+    let mut stats = dedup::CollectionStats::default();
+    for file in files {
+        let mut lines = open_jsonl(file)?.lines();
+        loop {
+            let chunk: Vec<String> = lines
+                .by_ref()
+                .take(1024)
+                .collect::<std::io::Result<_>>()
+                .map_err(|e| Error::io(file, e))?;
+            if chunk.is_empty() {
+                break;
+            }
+            let part = chunk
+                .par_iter()
+                .fold(dedup::CollectionStats::default, |mut st, line| {
+                    if let Ok(TextOnly {
+                        text: Some(t),
+                        error: None,
+                    }) = serde_json::from_str(line)
+                    {
+                        st.add_text(&normalizer, &t);
+                    }
+                    st
+                })
+                .reduce(dedup::CollectionStats::default, |a, b| a.merge(b));
+            stats = stats.merge(part);
+        }
+    }
+    Ok(stats)
+}
+
 /// Read JSONL documents (optionally `.gz`) and sign them in parallel. Lines that are
 /// error records or have no key are skipped with a warning; invalid JSON is an error
 /// naming the file and line.
@@ -694,11 +777,21 @@ pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry
         } else {
             Box::new(std::io::BufReader::new(f))
         };
-        let mut lines = reader.lines().enumerate();
+        let mut reader = reader;
+        let mut line_no = 0usize;
         loop {
-            let mut chunk = Vec::with_capacity(1024);
-            for (n, line) in lines.by_ref().take(1024) {
-                chunk.push((n + 1, line.map_err(|e| Error::io(file, e))?));
+            // Raw lines: serde_json checks UTF-8 itself, once.
+            let mut chunk: Vec<(usize, Vec<u8>)> = Vec::with_capacity(1024);
+            while chunk.len() < 1024 {
+                let mut line = Vec::new();
+                let n = reader
+                    .read_until(b'\n', &mut line)
+                    .map_err(|e| Error::io(file, e))?;
+                if n == 0 {
+                    break;
+                }
+                line_no += 1;
+                chunk.push((line_no, line));
             }
             if chunk.is_empty() {
                 break;
@@ -706,11 +799,11 @@ pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry
             let parsed: Vec<Result<Option<DocEntry>>> = chunk
                 .par_iter()
                 .map(|(n, line)| {
-                    if line.trim().is_empty() {
+                    if line.trim_ascii().is_empty() {
                         return Ok(None);
                     }
                     let rec: DedupInput =
-                        serde_json::from_str(line).map_err(|e| Error::BadLine {
+                        serde_json::from_slice(line).map_err(|e| Error::BadLine {
                             path: file.clone(),
                             line: *n,
                             message: e.to_string(),

@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::choose_main::MainOrder;
 use crate::config::Config;
-use crate::dedup::{self, ClusterMode, Measure, Signer};
+use crate::dedup::{self, ClusterMode, Measure, Method, Signer, Sketch};
 use crate::error::{Error, Result};
 use crate::group::GroupDepth;
 use crate::normalize::Preset;
@@ -77,9 +77,9 @@ enum Command {
         /// Output directory: pages.jsonl, clusters.jsonl, summary.json.
         #[arg(long)]
         out: PathBuf,
-        /// What pages.jsonl holds for non-main cluster members: `keep` them (marked by
-        /// `is_main: false`) or `drop` them.
-        #[arg(long, default_value = "keep", value_parser = ["keep", "mark", "drop"])]
+        /// pages.jsonl: `mark` (every page plus cluster, is_main, main), `keep` (every
+        /// page as extracted, no dedup fields) or `drop` (only mains and unclustered pages).
+        #[arg(long, default_value = "mark", value_parser = ["keep", "mark", "drop"])]
         duplicates: String,
         /// Fetch first: the arguments (and --urls FILE) are URLs, fetched into
         /// DIR/crawl.warc.gz (resumable), which is then processed.
@@ -104,6 +104,30 @@ enum Command {
     Rules {
         #[command(subcommand)]
         command: rules_cmd::RulesCommand,
+    },
+    /// Evaluate outputs against labelled data.
+    Eval {
+        #[command(subcommand)]
+        what: EvalCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum EvalCommand {
+    /// Pairwise precision/recall/F1 of clusters against labelled pairs, and the pairs
+    /// unique to each side.
+    Dedup {
+        /// TSV of labelled duplicate pairs: id_a, id_b[, similarity].
+        #[arg(long)]
+        truth: PathBuf,
+        /// clusters.jsonl written by `dedup` or `run`.
+        clusters: PathBuf,
+        /// Truth pairs below this similarity (third column) are neither required nor penalised.
+        #[arg(long, default_value_t = 0.0)]
+        min_similarity: f64,
+        /// How many unique pairs of each side to list (0: none; all with a large number).
+        #[arg(long, default_value_t = 20)]
+        show: usize,
     },
 }
 
@@ -150,6 +174,28 @@ struct DedupArgs {
     /// Main-document criteria in order, e.g. `fetched_at,popularity,boilerplate`.
     #[arg(long)]
     main_order: Option<MainOrder>,
+    /// Candidate keys: `minhash` (default) or a lexical signature: md5, tf, tfidf, tfridf,
+    /// long-sent, heavy-sent, megashingles, lex-rand, log-shingles, descr-words, opt-freq,
+    /// decomposition, 3+5 (or A0..A12).
+    #[arg(long)]
+    method: Option<Method>,
+    /// MinHash sketch: oph (default), n-perm, bottom-k.
+    #[arg(long)]
+    sketch: Option<Sketch>,
+    /// Sketch only shingles whose hash is divisible by M (mod-m sampling).
+    #[arg(long)]
+    sample_mod: Option<u64>,
+    /// Supershingles MxN (M bands of N rows, e.g. 6x14) instead of the banding chosen
+    /// from the threshold.
+    #[arg(long)]
+    bands: Option<String>,
+    /// Take the method's matches as they are, without verifying the real similarity.
+    #[arg(long)]
+    no_verify: bool,
+    /// Strict mode: list documents similar to a cluster's main among its members even
+    /// when they belong first to another cluster (clusters overlap).
+    #[arg(long)]
+    overlap: bool,
 }
 
 impl DedupArgs {
@@ -186,6 +232,35 @@ impl DedupArgs {
         }
         if let Some(o) = &self.main_order {
             d.main_order = o.clone();
+        }
+        if let Some(m) = self.method {
+            d.method = m;
+        }
+        if let Some(s) = self.sketch {
+            d.sketch = s;
+        }
+        if let Some(m) = self.sample_mod {
+            d.sample_mod = m;
+        }
+        if let Some(b) = &self.bands {
+            let parsed = b
+                .split_once(['x', 'X', '×'])
+                .and_then(|(m, n)| Some([m.trim().parse().ok()?, n.trim().parse().ok()?]))
+                .filter(|[m, n]: &[usize; 2]| *m > 0 && *n > 0);
+            match parsed {
+                Some(mn) => d.supershingles = Some(mn),
+                None => {
+                    return Err(Error::Config(format!(
+                        "--bands must be MxN with M, N ≥ 1 (e.g. 6x14), not `{b}`"
+                    )))
+                }
+            }
+        }
+        if self.no_verify {
+            d.verify = false;
+        }
+        if self.overlap {
+            d.overlap = true;
         }
         Ok(())
     }
@@ -327,10 +402,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let (cascade, learn) =
                 pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
-            let policy = if duplicates == "drop" {
-                DuplicatePolicy::Drop
-            } else {
-                DuplicatePolicy::Keep
+            let policy = match duplicates.as_str() {
+                "drop" => DuplicatePolicy::Drop,
+                "keep" => DuplicatePolicy::Keep,
+                _ => DuplicatePolicy::Mark,
             };
             let summary =
                 pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
@@ -354,11 +429,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             args.apply(&mut config)?;
             let banding = config.dedup.banding();
-            if explain {
+            if explain && config.dedup.method != Method::Minhash {
+                eprintln!(
+                    "method {:?}: documents sharing a signature are candidates{}",
+                    config.dedup.method,
+                    if config.dedup.verify {
+                        ", verified at threshold "
+                    } else {
+                        " (not verified)"
+                    }
+                );
+            } else if explain && config.dedup.sketch == Sketch::BottomK {
+                eprintln!(
+                    "bottom-k sketch of {}: documents sharing any of their k minima are candidates (no bands)",
+                    config.dedup.num_perm
+                );
+            } else if explain {
                 eprintln!(
                     "threshold {} · {} permutations · {} bands × {} rows · shingles of {} words",
                     config.dedup.threshold,
-                    config.dedup.num_perm,
+                    config.dedup.sketch_len(),
                     banding.bands,
                     banding.rows,
                     config.dedup.shingle.length
@@ -369,7 +459,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             let start = std::time::Instant::now();
-            let signer = Signer::new(&config.dedup);
+            let stats = if config.dedup.method.needs_stats() {
+                Some(std::sync::Arc::new(pipeline::collection_stats(&files)?))
+            } else {
+                None
+            };
+            let signer = Signer::with_stats(&config.dedup, stats);
             let (docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
             let signed_at = start.elapsed();
             let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
@@ -381,17 +476,49 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             if explain {
                 eprintln!(
-                    "{} documents ({} signed) read and signed in {:.3} s; {} candidate pairs, {} verified; {} clusters, {} duplicates; total {:.3} s",
+                    "{} documents ({} signed) read and signed in {:.3} s; {} candidate pairs + {} large buckets, {} verifications, {} similar pairs; {} clusters, {} duplicates, {} shared; total {:.3} s",
                     stats.documents,
                     stats.signed,
                     signed_at.as_secs_f64(),
                     stats.candidate_pairs,
+                    stats.large_buckets,
+                    stats.verifications,
                     stats.verified_pairs,
                     stats.clusters,
                     stats.duplicates,
+                    stats.shared_members,
                     start.elapsed().as_secs_f64()
                 );
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Eval {
+            what:
+                EvalCommand::Dedup {
+                    truth,
+                    clusters,
+                    min_similarity,
+                    show,
+                },
+        } => {
+            let read = |p: &PathBuf| std::fs::read_to_string(p).map_err(|e| Error::io(p, e));
+            let (truth_pairs, soft) = dedup::eval::parse_truth(&read(&truth)?, min_similarity);
+            let s = dedup::eval::score(&truth_pairs, &soft, &read(&clusters)?)
+                .map_err(|e| Error::Config(format!("{}: {e}", clusters.display())))?;
+            println!(
+                "truth pairs {}  predicted pairs {}  found {}\nprecision {:.4}  recall {:.4}  F1 {:.4}",
+                s.truth_pairs, s.predicted_pairs, s.found, s.precision, s.recall, s.f1
+            );
+            for (title, pairs) in [
+                ("only in truth (missed)", &s.missed),
+                ("only in clusters (false)", &s.extra),
+            ] {
+                println!("{title}: {}", pairs.len());
+                for (a, b) in pairs.iter().take(show) {
+                    println!("  {a}\t{b}");
+                }
+            }
+            println!("{}", serde_json::to_string(&s).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -2,8 +2,6 @@
 //! `b` bands of `r` rows; each band is hashed to one key, and two documents become
 //! candidates when any band key matches. P[candidate] = 1 − (1 − J^r)^b.
 
-use std::collections::HashSet;
-
 /// Bands × rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Banding {
@@ -49,20 +47,24 @@ impl Banding {
 }
 
 /// Buckets larger than this are not expanded into all their pairs (a cluster of 10,000
-/// copies would give 50 million): each member is paired with the bucket's first member
-/// only, which is enough to connect copies of one document.
+/// copies would give 50 million): they are returned whole and split by leaders instead
+/// (see [`crate::dedup`]), which costs one verification per member and distinct group.
 pub const MAX_BUCKET_ALL_PAIRS: usize = 64;
 
-/// Candidate pairs `(i, j)`, `i < j`, from every document's band keys. The result is
-/// sorted and free of repeats, whatever the input order.
-pub fn candidate_pairs(keys: &[Vec<u64>]) -> Vec<(u32, u32)> {
+/// Candidates from every document's keys (band keys or lexical signatures): the pairs
+/// `(i, j)`, `i < j`, of buckets of at most [`MAX_BUCKET_ALL_PAIRS`] documents (sorted,
+/// free of repeats) and the larger buckets themselves (each sorted, deduplicated).
+/// Documents are numbered by rank, so the result depends only on the set of documents.
+pub fn candidates<K: AsRef<[u64]>>(keys: &[K]) -> (Vec<(u32, u32)>, Vec<Vec<u32>>) {
     let mut entries: Vec<(u64, u32)> = keys
         .iter()
         .enumerate()
-        .flat_map(|(doc, ks)| ks.iter().map(move |&k| (k, doc as u32)))
+        .flat_map(|(doc, ks)| ks.as_ref().iter().map(move |&k| (k, doc as u32)))
         .collect();
     entries.sort_unstable();
-    let mut pairs = HashSet::new();
+    entries.dedup();
+    let mut pairs = Vec::new();
+    let mut big: Vec<Vec<u32>> = Vec::new();
     for bucket in entries.chunk_by(|a, b| a.0 == b.0) {
         if bucket.len() < 2 {
             continue;
@@ -70,19 +72,18 @@ pub fn candidate_pairs(keys: &[Vec<u64>]) -> Vec<(u32, u32)> {
         if bucket.len() <= MAX_BUCKET_ALL_PAIRS {
             for (x, a) in bucket.iter().enumerate() {
                 for b in &bucket[x + 1..] {
-                    pairs.insert((a.1.min(b.1), a.1.max(b.1)));
+                    pairs.push((a.1, b.1));
                 }
             }
         } else {
-            let first = bucket[0].1;
-            for b in &bucket[1..] {
-                pairs.insert((first.min(b.1), first.max(b.1)));
-            }
+            big.push(bucket.iter().map(|e| e.1).collect());
         }
     }
-    let mut pairs: Vec<(u32, u32)> = pairs.into_iter().collect();
     pairs.sort_unstable();
-    pairs
+    pairs.dedup();
+    big.sort_unstable();
+    big.dedup();
+    (pairs, big)
 }
 
 #[cfg(test)]
@@ -106,6 +107,10 @@ mod tests {
     #[test]
     fn matching_band_makes_candidates() {
         let keys = vec![vec![1, 2], vec![3, 2], vec![4, 5]];
-        assert_eq!(candidate_pairs(&keys), vec![(0, 1)]);
+        assert_eq!(candidates(&keys), (vec![(0, 1)], vec![]));
+        let many: Vec<Vec<u64>> = (0..100).map(|_| vec![7, 8]).collect();
+        let (pairs, big) = candidates(&many);
+        assert!(pairs.is_empty());
+        assert_eq!(big, vec![(0..100).collect::<Vec<u32>>()]);
     }
 }

@@ -35,7 +35,7 @@ pub fn signature(shingles: &[u64], k: usize) -> Option<Signature> {
             filled[bin] = true;
         }
     }
-    let mut sig = bins.clone();
+    // Densify in place: empty bins only read filled ones, which never change.
     for i in 0..k {
         if filled[i] {
             continue;
@@ -45,13 +45,67 @@ pub fn signature(shingles: &[u64], k: usize) -> Option<Signature> {
             let probe = mix64(((i as u64) << 32) ^ attempt ^ 0x9e3779b97f4a7c15);
             let j = ((probe as u128 * k as u128) >> 64) as usize;
             if filled[j] {
-                sig[i] = bins[j];
+                bins[i] = bins[j];
                 break;
             }
             attempt += 1;
         }
     }
-    Some(sig)
+    Some(bins)
+}
+
+/// Classic MinHash: the minimum of each of `k` hash functions (seeded mixes of the
+/// shingle hash) over the set — `k` evaluations per shingle.
+pub fn n_permutation(shingles: &[u64], k: usize) -> Signature {
+    let seeds: Vec<u64> = (0..k as u64)
+        .map(|i| mix64(i ^ 0x5851f42d4c957f2d))
+        .collect();
+    let mut sig = vec![u64::MAX; k];
+    for &s in shingles {
+        for (slot, seed) in sig.iter_mut().zip(&seeds) {
+            let h = mix64(s ^ seed);
+            if h < *slot {
+                *slot = h;
+            }
+        }
+    }
+    sig
+}
+
+/// Bottom-k ("n minimal elements of one permutation"): the `k` smallest mixed hashes
+/// of the set, ascending.
+pub fn bottom_k(shingles: &[u64], k: usize) -> Signature {
+    let mut all: Vec<u64> = shingles.iter().map(|&s| mix64(s)).collect();
+    all.sort_unstable();
+    all.dedup();
+    all.truncate(k);
+    all
+}
+
+/// How a shingle set becomes a MinHash sketch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sketch {
+    /// One-permutation hashing with optimal densification (default).
+    #[default]
+    Oph,
+    /// `num_perm` independent hash functions (classic; `num_perm` times the work).
+    NPerm,
+    /// The `num_perm` smallest values of one function; every value is a candidate key
+    /// (no banding: the positions of two bottom-k sketches do not line up).
+    BottomK,
+}
+
+impl std::str::FromStr for Sketch {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "oph" => Ok(Sketch::Oph),
+            "n-perm" | "nperm" => Ok(Sketch::NPerm),
+            "bottom-k" | "bottomk" => Ok(Sketch::BottomK),
+            _ => Err(format!("unknown sketch `{s}` (oph, n-perm, bottom-k)")),
+        }
+    }
 }
 
 /// Share of equal positions: an estimate of Jaccard similarity.
@@ -75,6 +129,25 @@ mod tests {
         assert_eq!(sa, signature(&a, 256).unwrap());
         let est = estimate(&sa, &signature(&b, 256).unwrap());
         assert!((est - 0.667).abs() < 0.1, "estimate {est}");
+    }
+
+    #[test]
+    fn n_permutation_and_bottom_k_track_jaccard() {
+        let a: Vec<u64> = (0..1000).collect();
+        let b: Vec<u64> = (200..1200).collect(); // J = 800/1200
+        let est = estimate(&n_permutation(&a, 256), &n_permutation(&b, 256));
+        assert!((est - 0.667).abs() < 0.1, "estimate {est}");
+        let (ka, kb) = (bottom_k(&a, 128), bottom_k(&b, 128));
+        assert_eq!(ka.len(), 128);
+        let mut union: Vec<u64> = ka.iter().chain(&kb).copied().collect();
+        union.sort_unstable();
+        union.dedup();
+        union.truncate(128);
+        let both = union
+            .iter()
+            .filter(|x| ka.contains(x) && kb.contains(x))
+            .count();
+        assert!((both as f64 / 128.0 - 0.667).abs() < 0.15);
     }
 
     #[test]

@@ -39,22 +39,26 @@ impl Default for ShingleConfig {
 /// The sorted, deduplicated shingle hashes of `text`. A text shorter than one shingle
 /// yields one shingle of all its words; an empty text yields none.
 pub fn shingles(normalizer: &Normalizer, text: &str, config: &ShingleConfig) -> Vec<u64> {
+    let mut out = shingles_unsorted(normalizer, text, config);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The shingle hashes of `text` in text order, repeats included.
+pub fn shingles_unsorted(normalizer: &Normalizer, text: &str, config: &ShingleConfig) -> Vec<u64> {
     let length = config.length.max(1);
     let offset = config.offset.max(1);
     let mut out = Vec::new();
     match config.hash {
         ShingleHash::Xxh3_64 => {
-            let mut words: Vec<u64> = Vec::new();
+            let mut words: Vec<u64> = Vec::with_capacity(text.len() / 5);
             normalizer.for_each_token(text, |t| {
                 words.push(xxhash_rust::xxh3::xxh3_64(t.as_bytes()))
             });
-            let mut buf = Vec::with_capacity(length * 8);
+            out.reserve(words.len() / offset + 1);
             for window in windows(words.len(), length, offset) {
-                buf.clear();
-                for w in &words[window] {
-                    buf.extend_from_slice(&w.to_le_bytes());
-                }
-                out.push(xxhash_rust::xxh3::xxh3_64(&buf));
+                out.push(combine(&words[window]));
             }
         }
         ShingleHash::Crc32 => {
@@ -72,9 +76,18 @@ pub fn shingles(normalizer: &Normalizer, text: &str, config: &ShingleConfig) -> 
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
     out
+}
+
+/// The 64-bit hash of a shingle from its words' xxh3 hashes: a polynomial over the
+/// word hashes (order matters); MinHash mixes it further.
+#[inline]
+fn combine(words: &[u64]) -> u64 {
+    let mut h = words.len() as u64;
+    for &w in words {
+        h = h.wrapping_mul(0x9e3779b97f4a7c15).wrapping_add(w);
+    }
+    h
 }
 
 fn windows(n: usize, length: usize, offset: usize) -> impl Iterator<Item = std::ops::Range<usize>> {

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Reproduces issue 6's dedup figures. Run from the repository root:
+#   bench/dedup.sh [all|targets|methods|sites|datasketch|scale]
+# Needs ../shared/eval (dedup-dev, sites-dev, scorers); datasketch for that part
+# (pip install datasketch). Writes into out/bench/. Not part of the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+EVAL=../shared/eval
+DD=$EVAL/dedup-dev
+OUT=out/bench
+mkdir -p "$OUT"
+cargo build --release --examples -q
+BIN=target/release/thresher
+score() { python3 $EVAL/score_pairs.py "$DD/truth_j08.tsv" "$1" 2>/dev/null | tail -1; }
+field() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(' '.join(f'{d[k]:.4f}' if isinstance(d[k], float) else str(d[k]) for k in sys.argv[2:]))" "$@"; }
+
+if [[ $what == all || $what == targets ]]; then
+  echo "## dedup-dev, settings of the truth (words, 5-shingles, J >= 0.8), one thread"
+  /usr/bin/time -f "wall %e s, user %U s, sys %S s, peak RSS %M KB" \
+    $BIN --threads 1 dedup --threshold 0.8 --normalize words --explain "$DD/docs.jsonl.gz" -o "$OUT/dd.jsonl" 2>&1 | tail -2
+  echo "precision recall f1: $(field "$(score "$OUT/dd.jsonl")" precision recall f1)"
+  $BIN eval dedup --truth "$DD/truth_j08.tsv" "$OUT/dd.jsonl" --show 5 | head -12
+  echo "## signing throughput (normalize + shingle + sketch + band keys), one core"
+  target/release/examples/sign_bench "$DD/docs.jsonl.gz" words 0.8
+fi
+
+if [[ $what == all || $what == methods ]]; then
+  echo "## methods on dedup-dev (threshold 0.8, words): raw = method alone, verified = + exact Jaccard"
+  printf "%-14s %-22s %-22s %s\n" method "raw P R F" "verified P R F" "verified run s"
+  for m in minhash md5 tf tfidf tfridf long-sent heavy-sent megashingles lex-rand log-shingles descr-words opt-freq decomposition 3+5; do
+    $BIN dedup --threshold 0.8 --normalize words --method "$m" --no-verify "$DD/docs.jsonl.gz" -o "$OUT/m_raw.jsonl"
+    s=$(date +%s.%N)
+    $BIN dedup --threshold 0.8 --normalize words --method "$m" "$DD/docs.jsonl.gz" -o "$OUT/m_ver.jsonl"
+    e=$(date +%s.%N)
+    printf "%-14s %-22s %-22s %.2f\n" "$m" "$(field "$(score "$OUT/m_raw.jsonl")" precision recall f1)" \
+      "$(field "$(score "$OUT/m_ver.jsonl")" precision recall f1)" "$(echo "$e - $s" | bc)"
+  done
+fi
+
+if [[ $what == all || $what == sites ]]; then
+  echo "## sites-dev end to end (extraction in front), default settings; then each method on its pages"
+  $BIN run --manifest $EVAL/sites-dev/manifest.jsonl --out "$OUT/sites" $EVAL/sites-dev 2>&1 | tail -1
+  python3 $EVAL/score_sites.py dedup --gold $EVAL/sites-dev --pred "$OUT/sites/clusters.jsonl" | tail -3
+  for m in minhash md5 tf tfidf tfridf long-sent heavy-sent megashingles lex-rand log-shingles descr-words opt-freq decomposition 3+5; do
+    for v in --no-verify ""; do
+      $BIN dedup --method "$m" $v "$OUT/sites/pages.jsonl" -o "$OUT/sites_m.jsonl"
+      r=$(python3 $EVAL/score_sites.py dedup --gold $EVAL/sites-dev --pred "$OUT/sites_m.jsonl" | tail -1)
+      printf "%-14s %-12s P R F1 main: %s\n" "$m" "${v:-verified}" "$(field "$r" pair_precision pair_recall pair_f1 main_accuracy)"
+    done
+  done
+fi
+
+if [[ $what == all || $what == datasketch ]]; then
+  echo "## datasketch side by side (one core)"
+  /usr/bin/time -f "wall %e s, peak RSS %M KB" python3 bench/datasketch_dedup.py "$DD/docs.jsonl.gz" "$OUT/ds.jsonl" 2>&1 | tail -2
+  echo "datasketch default (raw): $(field "$(score "$OUT/ds.jsonl")" precision recall f1)"
+  python3 bench/datasketch_dedup.py "$DD/docs.jsonl.gz" "$OUT/ds16.jsonl" --bands 16 --rows 8 2>/dev/null
+  echo "datasketch 16x8 (raw): $(field "$(score "$OUT/ds16.jsonl")" precision recall f1)"
+fi
+
+if [[ $what == scale ]]; then
+  echo "## 1,000,000 synthetic documents (10,000 copies of one among them), both cores"
+  [[ -s out/synth1m.jsonl ]] || target/release/examples/synth 1000000 > out/synth1m.jsonl
+  /usr/bin/time -f "wall %e s, user %U s, peak RSS %M KB" \
+    $BIN --threads 2 dedup --explain out/synth1m.jsonl -o "$OUT/synth1m_clusters.jsonl" 2>&1 | tail -2
+fi
