@@ -13,7 +13,7 @@
 //!    blocks and blocks inside boilerplate-marked sub-elements.
 
 use super::dom::{Block, BlockKind, ElemId, PageDom, ParsedPage, NO_ELEM};
-use super::{Extracted, Extractor, PageContext};
+use super::{vocab, Extracted, Extractor, PageContext};
 
 /// Parameters of the local heuristic, with the defaults documented in ARCHITECTURE.md.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -27,6 +27,20 @@ pub struct HeuristicConfig {
     pub short_block_penalty: f64,
     /// Drop short blocks before the container's first content block.
     pub trim_edges: bool,
+    /// Keep comment sections (`--include-comments`); by default they are boilerplate.
+    pub include_comments: bool,
+    /// Siblings with one tag and class, at least this many, form a repeated structure
+    /// (list items, product cards, forum posts).
+    pub min_list_items: u32,
+    /// A repeated structure is content-like (not a menu) when its items average at least
+    /// this many words…
+    pub min_item_words: f64,
+    /// …and at least this share of its words are outside links, or its links average
+    /// `min_item_words` words or more.
+    pub min_item_text_share: f64,
+    /// Link-dense blocks of a repeated structure are kept when the structure holds at
+    /// least this share of the container's words (the page is a listing).
+    pub list_dominance: f64,
 }
 
 impl Default for HeuristicConfig {
@@ -36,6 +50,11 @@ impl Default for HeuristicConfig {
             max_link_density: 0.5,
             short_block_penalty: 0.5,
             trim_edges: true,
+            include_comments: false,
+            min_list_items: 3,
+            min_item_words: 4.0,
+            min_item_text_share: 0.2,
+            list_dominance: 0.3,
         }
     }
 }
@@ -61,90 +80,59 @@ impl Extractor for Heuristic {
     }
 }
 
-/// Class/id vocabulary of boilerplate containers (English and Russian), matched as
-/// substrings of the lower-cased `id class` value.
-const BOILERPLATE_WORDS: &[&str] = &[
-    "nav",
-    "menu",
-    "footer",
-    "header",
-    "sidebar",
-    "side-bar",
-    "breadcrumb",
-    "banner",
-    "cookie",
-    "advert",
-    "-ad-",
-    "ads",
-    "promo",
-    "sponsor",
-    "social",
-    "share",
-    "sharing",
-    "related",
-    "recommend",
-    "popular",
-    "widget",
-    "subscribe",
-    "newsletter",
-    "signup",
-    "login",
-    "copyright",
-    "pagination",
-    "pager",
-    "toolbar",
-    "masthead",
-    "skip",
-    "tags",
-    "rubric",
-    "comment-form",
-    "reply",
-    "disqus",
-    "popup",
-    "modal",
-    "consent",
-    "gdpr",
-    "meta-info",
-    "byline",
-    "author-bio",
-    "меню",
-    "подвал",
-    "шапка",
-    "реклама",
-];
+/// What an element's tag, role or class/id says about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    Boilerplate,
+    Comments,
+}
 
-/// Vocabulary that says "this is the content", overriding the list above (a
-/// `content-with-sidebar` wrapper is not boilerplate).
-const CONTENT_WORDS: &[&str] = &[
-    "article", "content", "main", "post", "entry", "story", "body", "text", "statya", "novost",
-];
-
-fn is_boilerplate_element(tag: &str, id_class: &str, role: &str) -> bool {
+fn element_mark(tag: &str, id_class: &str, role: &str, config: &HeuristicConfig) -> Mark {
     match tag {
-        "nav" | "footer" | "aside" | "header" | "menu" => return true,
-        "body" | "html" | "main" | "article" => return false,
+        "body" | "html" | "main" | "article" => return Mark::None,
+        _ if vocab::is_boilerplate_tag(tag) => return Mark::Boilerplate,
         _ => {}
     }
-    if role.contains("navigation")
-        || role.contains("banner")
-        || role.contains("contentinfo")
-        || role.contains("complementary")
-    {
-        return true;
+    if vocab::is_boilerplate_role(role) {
+        return Mark::Boilerplate;
     }
-    if role.contains("articlebody") || role.contains("main") {
-        return false;
+    if vocab::is_content_role(role) {
+        return Mark::None;
     }
-    if id_class.is_empty() {
-        return false;
+    if !config.include_comments && vocab::is_comment_name(id_class) {
+        return Mark::Comments;
     }
-    BOILERPLATE_WORDS.iter().any(|w| id_class.contains(w))
-        && !CONTENT_WORDS.iter().any(|w| id_class.contains(w))
+    if vocab::is_boilerplate_name(id_class) {
+        Mark::Boilerplate
+    } else {
+        Mark::None
+    }
 }
 
 /// Run the heuristic on a page.
 pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
     extract_with_template(page, config, None)
+}
+
+/// A repeated structure: siblings under `parent` sharing tag and class.
+#[derive(Debug, Clone, Copy, Default)]
+struct Group {
+    parent: ElemId,
+    items: u32,
+    words: u64,
+    link_words: u64,
+    links: u64,
+}
+
+impl Group {
+    fn content_like(&self, config: &HeuristicConfig) -> bool {
+        let words = self.words as f64;
+        self.items >= config.min_list_items
+            && words >= config.min_item_words * self.items as f64
+            && ((words - self.link_words as f64) >= config.min_item_text_share * words
+                || self.link_words as f64 >= config.min_item_words * self.links as f64)
+    }
 }
 
 /// Run the heuristic with some blocks already known to be boilerplate (`template[i]`
@@ -180,10 +168,10 @@ pub fn extract_with_template(
     // Nearest boilerplate-marked ancestor-or-self of every element (elements are in
     // document order, so parents come first). Vocabulary alone does not mark an element
     // that holds most of the page's content evidence: a theme that wraps the whole page
-    // in `<header class="page-header">` or `<section class="newsletter">` is not boilerplate.
+    // in `<header class="page-header">`, a forum whose posts are `class="comment"`.
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
-        let own = is_boilerplate_element(&e.tag, &e.id_class, &e.role)
+        let own = element_mark(&e.tag, &e.id_class, &e.role, config) != Mark::None
             && good[i] < MAX_MARKED_SHARE * total_good;
         marked[i] = if own {
             i as ElemId
@@ -194,20 +182,81 @@ pub fn extract_with_template(
         };
     }
 
+    // Repeated structures: words per element (outside marks and template), grouped by
+    // (parent, tag + class) among siblings.
+    let mut words = vec![0u64; n];
+    let mut link_words = vec![0u64; n];
+    let mut links = vec![0u64; n];
+    for (i, b) in page.blocks.iter().enumerate() {
+        if marked[b.elem as usize] == NO_ELEM && !is_template(i) {
+            words[b.elem as usize] += b.words as u64;
+            link_words[b.elem as usize] += b.link_words as u64;
+            links[b.elem as usize] += b.links as u64;
+        }
+    }
+    for i in (1..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM {
+            words[p as usize] += words[i];
+            link_words[p as usize] += link_words[i];
+            links[p as usize] += links[i];
+        }
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut group_of = vec![u32::MAX; n];
+    {
+        let mut index: std::collections::HashMap<(ElemId, u32), u32> = Default::default();
+        for (i, e) in page.elements.iter().enumerate() {
+            if e.parent == NO_ELEM || words[i] == 0 || marked[i] != NO_ELEM {
+                continue;
+            }
+            let g = *index.entry((e.parent, e.sig)).or_insert_with(|| {
+                groups.push(Group {
+                    parent: e.parent,
+                    ..Group::default()
+                });
+                groups.len() as u32 - 1
+            });
+            let gr = &mut groups[g as usize];
+            gr.items += 1;
+            gr.words += words[i];
+            gr.link_words += link_words[i];
+            gr.links += links[i];
+            group_of[i] = g;
+        }
+    }
+    // Nearest content-like repeated item enclosing each element (or NONE).
+    let mut item_group = vec![u32::MAX; n];
+    for (i, e) in page.elements.iter().enumerate() {
+        let g = group_of[i];
+        item_group[i] = if g != u32::MAX && groups[g as usize].content_like(config) {
+            g
+        } else if e.parent != NO_ELEM {
+            item_group[e.parent as usize]
+        } else {
+            u32::MAX
+        };
+    }
+
+    let value = |i: usize, b: &Block| -> f64 {
+        let boiler = marked[b.elem as usize] != NO_ELEM || is_template(i);
+        if !boiler && item_group[b.elem as usize] != u32::MAX {
+            // A block of a listing item: its own text is content, its links are neutral.
+            (b.words - b.link_words) as f64
+        } else {
+            block_value(b, boiler, config)
+        }
+    };
     let mut sum = vec![0f64; n];
     let mut has_content = false;
     for (i, b) in page.blocks.iter().enumerate() {
-        let v = block_value(
-            b,
-            marked[b.elem as usize] != NO_ELEM || is_template(i),
-            config,
-        );
+        let v = value(i, b);
         has_content |= v > 0.0;
         sum[b.elem as usize] += v;
     }
     sum_up(page, &mut sum);
 
-    let container = if has_content {
+    let mut container = if has_content {
         // Largest sum; among equal sums the innermost (later in document order).
         let mut best = 0usize;
         for i in 0..n {
@@ -235,34 +284,49 @@ pub fn extract_with_template(
         // No long text anywhere: keep what is not boilerplate in the whole body.
         page.body.unwrap_or(0)
     };
+    // A container that is one item of a repeated structure (one forum post, one product
+    // card) widens to the whole structure.
+    while item_group[container as usize] != u32::MAX {
+        let g = &groups[item_group[container as usize] as usize];
+        container = g.parent;
+    }
+    // Repeated structures that dominate the container: their link-dense blocks are
+    // content (titles of listed items).
+    let dominant = |g: u32| -> bool {
+        g != u32::MAX
+            && groups[g as usize].words as f64 >= config.list_dominance * words[container as usize] as f64
+            && page.contains(container, groups[g as usize].parent)
+    };
 
     // The container's blocks, without link lists and boilerplate-marked sub-elements.
-    let kept: Vec<&Block> = page
+    let kept: Vec<(usize, &Block)> = page
         .blocks
         .iter()
         .enumerate()
         .filter(|&(i, _)| !is_template(i))
-        .map(|(_, b)| b)
-        .filter(|b| page.contains(container, b.elem))
-        .filter(|b| {
+        .filter(|(_, b)| page.contains(container, b.elem))
+        .filter(|(_, b)| {
             let m = marked[b.elem as usize];
             !(m != NO_ELEM && m != container && page.contains(container, m))
         })
-        .filter(|b| link_density(b) <= config.max_link_density)
+        .filter(|(_, b)| {
+            link_density(b) <= config.max_link_density || dominant(item_group[b.elem as usize])
+        })
         .collect();
     // Short blocks before the first content block are the container's own chrome
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
     // Short blocks after the last one are kept: they are often "Source:" lines and
     // short comments, which belong to the text (trimming them measured worse).
-    let is_content = |b: &&Block| block_value(b, false, config) > 0.0;
     let first = if config.trim_edges && has_content {
-        kept.iter().position(is_content).unwrap_or(0)
+        kept.iter()
+            .position(|&(i, b)| value(i, b) > 0.0)
+            .unwrap_or(0)
     } else {
         0
     };
     let mut text = String::new();
     let mut kept_words = 0u64;
-    for b in &kept[first..] {
+    for (_, b) in &kept[first..] {
         if !text.is_empty() {
             text.push('\n');
         }

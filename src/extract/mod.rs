@@ -6,6 +6,7 @@ pub mod dom;
 pub mod heuristic;
 pub mod infholder;
 pub mod title;
+pub mod vocab;
 
 pub use dom::{PageDom, ParsedPage};
 
