@@ -41,6 +41,9 @@ pub struct HeuristicConfig {
     /// Link-dense blocks of a repeated structure are kept when the structure holds at
     /// least this share of the container's words (the page is a listing).
     pub list_dominance: f64,
+    /// Comment sections are boilerplate unless the rest of the page has less content
+    /// evidence than this (then they are the page: a forum thread).
+    pub min_article_evidence: f64,
 }
 
 impl Default for HeuristicConfig {
@@ -55,6 +58,7 @@ impl Default for HeuristicConfig {
             min_item_words: 4.0,
             min_item_text_share: 0.2,
             list_dominance: 0.3,
+            min_article_evidence: 150.0,
         }
     }
 }
@@ -169,10 +173,34 @@ pub fn extract_with_template(
     // document order, so parents come first). Vocabulary alone does not mark an element
     // that holds most of the page's content evidence: a theme that wraps the whole page
     // in `<header class="page-header">`, a forum whose posts are `class="comment"`.
+    let own_marks: Vec<Mark> = page
+        .elements
+        .iter()
+        .map(|e| element_mark(&e.tag, &e.id_class, &e.role, config))
+        .collect();
+    // Comment sections are the content when the rest of the page has no article of its
+    // own (a forum thread whose posts are `class="comment"`): then no comment mark counts.
+    // An article page with a long discussion keeps its comments out.
+    let comments_are_content = {
+        let mut in_comments = vec![false; n];
+        let mut comment_good = 0.0;
+        for (i, e) in page.elements.iter().enumerate() {
+            let parent_in = e.parent != NO_ELEM && in_comments[e.parent as usize];
+            if !parent_in && own_marks[i] == Mark::Comments {
+                comment_good += good[i];
+            }
+            in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
+        }
+        tracing::debug!("comment evidence {comment_good:.0} of {total_good:.0}");
+        comment_good > 0.0 && total_good - comment_good < config.min_article_evidence
+    };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
-        let own = element_mark(&e.tag, &e.id_class, &e.role, config) != Mark::None
-            && good[i] < MAX_MARKED_SHARE * total_good;
+        let own = match own_marks[i] {
+            Mark::None => false,
+            Mark::Comments if comments_are_content => false,
+            _ => good[i] < MAX_MARKED_SHARE * total_good,
+        };
         marked[i] = if own {
             i as ElemId
         } else if e.parent != NO_ELEM {
@@ -249,8 +277,23 @@ pub fn extract_with_template(
     };
     let mut sum = vec![0f64; n];
     let mut has_content = false;
+    let trace = tracing::enabled!(tracing::Level::TRACE);
     for (i, b) in page.blocks.iter().enumerate() {
         let v = value(i, b);
+        if trace {
+            let m = marked[b.elem as usize];
+            let e = &page.elements[b.elem as usize];
+            tracing::trace!(
+                "block {i} <{} {}> value {v:.1} words {} links {} mark {} item {} | {}",
+                e.tag,
+                e.id_class,
+                b.words,
+                b.link_words,
+                if m == NO_ELEM { String::new() } else { format!("<{} {}>", page.elements[m as usize].tag, page.elements[m as usize].id_class) },
+                item_group[b.elem as usize] != u32::MAX,
+                b.text.chars().take(60).collect::<String>()
+            );
+        }
         has_content |= v > 0.0;
         sum[b.elem as usize] += v;
     }
