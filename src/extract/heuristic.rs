@@ -44,6 +44,8 @@ pub struct HeuristicConfig {
     /// Comment sections are boilerplate unless the rest of the page has less content
     /// evidence than this (then they are the page: a forum thread).
     pub min_article_evidence: f64,
+    /// A result with fewer words is retried with fewer boilerplate marks (the cascade).
+    pub retry_below_words: u32,
 }
 
 impl Default for HeuristicConfig {
@@ -59,6 +61,7 @@ impl Default for HeuristicConfig {
             min_item_text_share: 0.2,
             list_dominance: 0.3,
             min_article_evidence: 150.0,
+            retry_below_words: 50,
         }
     }
 }
@@ -92,7 +95,21 @@ enum Mark {
     Comments,
 }
 
-fn element_mark(tag: &str, id_class: &str, role: &str, config: &HeuristicConfig) -> Mark {
+/// Which element marks a pass of the cascade uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Marks {
+    /// Tags, roles and class/id vocabulary.
+    All,
+    /// Tags and roles only (the vocabulary matched the page's content wrappers).
+    Structural,
+    /// None: link density and text length alone.
+    Off,
+}
+
+fn element_mark(tag: &str, id_class: &str, role: &str, config: &HeuristicConfig, marks: Marks) -> Mark {
+    if marks == Marks::Off {
+        return Mark::None;
+    }
     match tag {
         "body" | "html" | "main" | "article" => return Mark::None,
         _ if vocab::is_boilerplate_tag(tag) => return Mark::Boilerplate,
@@ -102,6 +119,9 @@ fn element_mark(tag: &str, id_class: &str, role: &str, config: &HeuristicConfig)
         return Mark::Boilerplate;
     }
     if vocab::is_content_role(role) {
+        return Mark::None;
+    }
+    if marks == Marks::Structural {
         return Mark::None;
     }
     if !config.include_comments && vocab::is_comment_name(id_class) {
@@ -147,6 +167,28 @@ pub fn extract_with_template(
     config: &HeuristicConfig,
     template: Option<&[bool]>,
 ) -> Extracted {
+    // A cascade, like Readability's retries: when the result is short, the class/id
+    // vocabulary may have matched the content's own wrappers (`elementor-widget`), so
+    // try again without it, then without any marks; keep the longest answer.
+    let mut best = extract_pass(page, config, template, Marks::All);
+    for marks in [Marks::Structural, Marks::Off] {
+        if best.kept_words >= config.retry_below_words as u64 {
+            break;
+        }
+        let next = extract_pass(page, config, template, marks);
+        if next.kept_words > best.kept_words {
+            best = next;
+        }
+    }
+    best
+}
+
+fn extract_pass(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    template: Option<&[bool]>,
+    marks: Marks,
+) -> Extracted {
     let is_template = |i: usize| template.is_some_and(|t| t.get(i).copied().unwrap_or(false));
     if page.blocks.is_empty() {
         let reason = if page.frames > 0 {
@@ -176,7 +218,7 @@ pub fn extract_with_template(
     let own_marks: Vec<Mark> = page
         .elements
         .iter()
-        .map(|e| element_mark(&e.tag, &e.id_class, &e.role, config))
+        .map(|e| element_mark(&e.tag, &e.id_class, &e.role, config, marks))
         .collect();
     // Comment sections are the content when the rest of the page has no article of its
     // own (a forum thread whose posts are `class="comment"`): then no comment mark counts.
@@ -413,6 +455,11 @@ fn block_value(b: &Block, in_boilerplate: bool, config: &HeuristicConfig) -> f64
     let words = b.words as f64;
     if in_boilerplate || link_density(b) > config.max_link_density {
         return -words;
+    }
+    if matches!(b.kind, BlockKind::Heading(_)) {
+        // Headings structure the text but are no evidence of it (and the headline shown
+        // above the article is chrome to trim).
+        return 0.0;
     }
     let own = (b.words - b.link_words) as f64;
     if b.words - b.link_words >= config.min_content_words && b.kind != BlockKind::TableCell

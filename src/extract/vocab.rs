@@ -44,8 +44,6 @@ const BOILERPLATE_EXACT: &[&str] = &[
     "recommendations",
     "popular",
     "trending",
-    "widget",
-    "widgets",
     "subscribe",
     "subscription",
     "newsletter",
@@ -103,6 +101,11 @@ const BOILERPLATE_PREFIX: &[&str] = &[
     "навиг",
 ];
 
+/// Tokens that mark boilerplate only as the head of a class name (`widget`,
+/// `widget_recent_entries` in a sidebar; page builders' `elementor-widget-container`
+/// wraps the content itself).
+const BOILERPLATE_HEAD: &[&str] = &["widget", "widgets"];
+
 /// Tokens (exact or prefix) that say "this is the content"; they overrule the lists
 /// above (`content-with-sidebar`, `post-footer` stays boilerplate only by tag).
 const CONTENT_PREFIX: &[&str] = &[
@@ -150,7 +153,11 @@ pub fn is_boilerplate_name(id_class: &str) -> bool {
     let mut boiler = false;
     for name in id_class.split_ascii_whitespace() {
         let mut decision = None;
-        for t in tokens(name) {
+        for (k, t) in tokens(name).enumerate() {
+            if k == 0 && BOILERPLATE_HEAD.contains(&t) {
+                decision = Some(true);
+                continue;
+            }
             if is_content_token(t) {
                 decision = Some(false);
             } else if BOILERPLATE_EXACT.contains(&t) || BOILERPLATE_PREFIX.iter().any(|p| t.starts_with(p)) {
@@ -208,6 +215,8 @@ mod tests {
         assert!(!is_boilerplate_name("canvas"));
         assert!(!is_boilerplate_name("sidebar content"));
         assert!(!is_boilerplate_name("entry-content"));
+        assert!(is_boilerplate_name("widget widget_text"));
+        assert!(!is_boilerplate_name("elementor-widget-container"));
         assert!(is_boilerplate_name("post-footer"));
         assert!(is_boilerplate_name("блок реклама"));
         assert!(is_comment_name("comments-area"));
