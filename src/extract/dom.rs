@@ -150,10 +150,20 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
         if name_len == 0 {
             continue;
         }
-        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
+        // Tag names are short: lower-case into a stack buffer (a longer one is a custom
+        // element, counted like any other).
+        let mut buf = [0u8; 16];
+        let name: &str = if name_len <= buf.len() {
+            for (d, s) in buf.iter_mut().zip(&bytes[name_start..name_start + name_len]) {
+                *d = s.to_ascii_lowercase();
+            }
+            std::str::from_utf8(&buf[..name_len]).unwrap_or("-")
+        } else {
+            "-"
+        };
         if !closing
             && matches!(
-                name.as_str(),
+                name,
                 "script"
                     | "style"
                     | "textarea"
@@ -164,15 +174,13 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
                     | "iframe"
             )
         {
-            // Raw text: skip to the matching end tag.
-            let close = format!("</{name}");
-            let lower_rest = html[end..].to_ascii_lowercase();
-            pos = lower_rest.find(&close).map_or(bytes.len(), |e| end + e);
+            // Raw text: skip to the matching end tag (case-insensitive, no copying).
+            pos = find_end_tag(bytes, end, name.as_bytes()).unwrap_or(bytes.len());
             continue;
         }
         let counted = !bytes[end - 2..end].starts_with(b"/")
             && !matches!(
-                name.as_str(),
+                name,
                 "p" | "li"
                     | "dt"
                     | "dd"
@@ -237,6 +245,20 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
             std::borrow::Cow::Owned(buf)
         }
     }
+}
+
+/// Position of the first `</name` (ASCII case-insensitive) at or after `from`.
+fn find_end_tag(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut at = from;
+    while let Some(off) = memchr::memmem::find(&bytes[at..], b"</") {
+        let start = at + off;
+        let rest = &bytes[start + 2..];
+        if rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name) {
+            return Some(start);
+        }
+        at = start + 2;
+    }
+    None
 }
 
 enum TagClass {
