@@ -384,15 +384,27 @@ fn extract_pass(
     };
 
     // The container's blocks, without link lists and boilerplate-marked sub-elements.
+    // With `include_comments`, comment sections outside the container (not inside
+    // other boilerplate) are written out after it, as part of the page.
+    let mut in_comments = vec![false; n];
+    if config.include_comments {
+        for (i, e) in page.elements.iter().enumerate() {
+            in_comments[i] = (e.parent != NO_ELEM && in_comments[e.parent as usize])
+                || (marked[i] == NO_ELEM
+                    && !page.contains(i as ElemId, container)
+                    && vocab::is_comment_name(&e.id_class));
+        }
+    }
     let kept: Vec<(usize, &Block)> = page
         .blocks
         .iter()
         .enumerate()
         .filter(|&(i, _)| !is_template(i))
-        .filter(|(_, b)| page.contains(container, b.elem))
+        .filter(|(_, b)| page.contains(container, b.elem) || in_comments[b.elem as usize])
         .filter(|(_, b)| {
             let m = marked[b.elem as usize];
             !(m != NO_ELEM && m != container && page.contains(container, m))
+                || in_comments[b.elem as usize]
         })
         .filter(|(_, b)| {
             link_density(b) <= config.max_link_density || dominant(item_group[b.elem as usize])
