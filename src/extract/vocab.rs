@@ -64,6 +64,9 @@ const BOILERPLATE_EXACT: &[&str] = &[
     "gdpr",
     "byline",
     "disclaimer",
+    "caption",
+    "credit",
+    "credits",
     "outbrain",
     "taboola",
     // Russian and transliterated.
@@ -184,7 +187,7 @@ pub fn is_comment_name(id_class: &str) -> bool {
 
 /// Tags that are boilerplate by themselves.
 pub fn is_boilerplate_tag(tag: &str) -> bool {
-    matches!(tag, "nav" | "footer" | "aside" | "header" | "menu" | "dialog" | "search" | "noscript")
+    matches!(tag, "nav" | "footer" | "aside" | "header" | "menu" | "dialog" | "search" | "noscript" | "figcaption")
 }
 
 /// ARIA roles of boilerplate landmarks.
