@@ -149,6 +149,10 @@ struct InputArgs {
     /// Do not use Infholder (cross-page template removal); skips its learning pass.
     #[arg(long)]
     no_infholder: bool,
+    /// Keep comment sections (by default they are boilerplate unless the page is a
+    /// discussion with no article of its own).
+    #[arg(long)]
+    include_comments: bool,
 }
 
 #[derive(Debug, Args)]
@@ -314,6 +318,9 @@ fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
 fn apply_input_flags(input: &InputArgs, config: &mut Config) {
     if let Some(d) = input.group_depth {
         config.group_depth = d;
+    }
+    if input.include_comments {
+        config.heuristic.include_comments = true;
     }
     if input.no_infholder {
         config.infholder.enabled = false;

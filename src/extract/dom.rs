@@ -25,6 +25,9 @@ pub struct Element {
     pub id_class: Box<str>,
     /// `itemprop`/`role` values, lower-cased (e.g. `articlebody`, `main`).
     pub role: Box<str>,
+    /// Hash of the tag name and the `class` value: siblings with equal `sig` are items
+    /// of one repeated structure (a product grid, a list of posts).
+    pub sig: u32,
 }
 
 /// What kind of element a block of text comes from; decides how it is written out.
@@ -46,6 +49,8 @@ pub struct Block {
     pub words: u32,
     /// Words inside `<a href>`.
     pub link_words: u32,
+    /// Number of `<a href>` elements that carry text into the block.
+    pub links: u32,
     /// Innermost block-level element containing the block.
     pub elem: ElemId,
     pub kind: BlockKind,
@@ -79,6 +84,10 @@ impl PageDom {
         outer <= inner && inner < self.elements[outer as usize].end
     }
 }
+
+/// A `<noscript>` with less raw markup than this is skipped (tracking pixels, "enable
+/// JavaScript" notes); a larger one is parsed and walked.
+pub const NOSCRIPT_MIN_BYTES: usize = 2_000;
 
 /// Elements deeper than this are not given their own arena entry (their text still
 /// counts, attributed to the ancestor at this depth): real pages stay far below it, and
@@ -141,10 +150,23 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
         if name_len == 0 {
             continue;
         }
-        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
+        // Tag names are short: lower-case into a stack buffer (a longer one is a custom
+        // element, counted like any other).
+        let mut buf = [0u8; 16];
+        let name: &str = if name_len <= buf.len() {
+            for (d, s) in buf
+                .iter_mut()
+                .zip(&bytes[name_start..name_start + name_len])
+            {
+                *d = s.to_ascii_lowercase();
+            }
+            std::str::from_utf8(&buf[..name_len]).unwrap_or("-")
+        } else {
+            "-"
+        };
         if !closing
             && matches!(
-                name.as_str(),
+                name,
                 "script"
                     | "style"
                     | "textarea"
@@ -155,15 +177,13 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
                     | "iframe"
             )
         {
-            // Raw text: skip to the matching end tag.
-            let close = format!("</{name}");
-            let lower_rest = html[end..].to_ascii_lowercase();
-            pos = lower_rest.find(&close).map_or(bytes.len(), |e| end + e);
+            // Raw text: skip to the matching end tag (case-insensitive, no copying).
+            pos = find_end_tag(bytes, end, name.as_bytes()).unwrap_or(bytes.len());
             continue;
         }
         let counted = !bytes[end - 2..end].starts_with(b"/")
             && !matches!(
-                name.as_str(),
+                name,
                 "p" | "li"
                     | "dt"
                     | "dd"
@@ -230,9 +250,25 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Position of the first `</name` (ASCII case-insensitive) at or after `from`.
+fn find_end_tag(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut at = from;
+    while let Some(off) = memchr::memmem::find(&bytes[at..], b"</") {
+        let start = at + off;
+        let rest = &bytes[start + 2..];
+        if rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name) {
+            return Some(start);
+        }
+        at = start + 2;
+    }
+    None
+}
+
 pub(crate) enum TagClass {
     /// Not visible text (script, style, head matter, form controls).
     Skip,
+    /// `<noscript>`: raw text when parsing with scripting on.
+    NoScript,
     Block(BlockKind),
     Inline,
     Link,
@@ -245,9 +281,10 @@ pub(crate) enum TagClass {
 pub(crate) fn classify(tag: &str) -> TagClass {
     use BlockKind::*;
     match tag {
-        "script" | "style" | "noscript" | "template" | "svg" | "math" | "object" | "embed"
-        | "canvas" | "select" | "option" | "button" | "input" | "textarea" | "video" | "audio"
-        | "map" | "datalist" | "link" | "base" => TagClass::Skip,
+        "noscript" => TagClass::NoScript,
+        "script" | "style" | "template" | "svg" | "math" | "object" | "embed" | "canvas"
+        | "select" | "option" | "button" | "input" | "textarea" | "video" | "audio" | "map"
+        | "datalist" | "link" | "base" => TagClass::Skip,
         "iframe" | "frame" | "frameset" => TagClass::Frame,
         "title" => TagClass::Title,
         "meta" => TagClass::Meta,
@@ -289,12 +326,15 @@ struct Builder {
     text: String,
     words: u32,
     link_words: u32,
+    links: u32,
     /// Whether the last char pushed to `text` was whitespace (for collapsing).
     space_pending: bool,
     current: ElemId,
     kind: Option<BlockKind>,
     link_depth: u32,
     pre_depth: u32,
+    /// Parsed `<noscript>` fragments being walked.
+    fragments: Vec<RcDom>,
 }
 
 impl Builder {
@@ -348,6 +388,35 @@ impl Builder {
                 }
                 match classify(tag) {
                     TagClass::Skip => {}
+                    TagClass::NoScript => {
+                        // With scripting on, html5ever keeps `<noscript>` as raw text. Some
+                        // sites (Discourse, Flarum forums) put the whole page there for
+                        // clients without JavaScript: parse a large one as a fragment and
+                        // walk it as a `noscript` block element (the heuristic treats it as
+                        // boilerplate unless it holds most of the page's text).
+                        let raw = text_of(node);
+                        if raw.len() < NOSCRIPT_MIN_BYTES || depth >= MAX_DEPTH {
+                            return;
+                        }
+                        let fragment = html5ever::parse_fragment(
+                            RcDom::default(),
+                            ParseOpts::default(),
+                            html5ever::QualName::new(
+                                None,
+                                html5ever::ns!(html),
+                                html5ever::local_name!("div"),
+                            ),
+                            vec![],
+                            false,
+                        )
+                        .one(&*limit_nesting(&raw, MAX_SOURCE_DEPTH));
+                        self.flush();
+                        self.open_block(tag, &attr, BlockKind::Other, stack);
+                        push_children(&fragment.document, depth + 1, stack);
+                        // RcDom's drop empties its nodes' child lists: keep the fragment
+                        // alive until the walk is over.
+                        self.fragments.push(fragment);
+                    }
                     TagClass::Frame => self.page.frames += 1,
                     TagClass::Title => {
                         if self.page.title.is_empty() {
@@ -371,6 +440,7 @@ impl Builder {
                     TagClass::Link => {
                         if attr("href").is_some() {
                             self.link_depth += 1;
+                            self.links += 1;
                             stack.push(Step::ExitLink);
                         }
                         push_children(node, depth, stack);
@@ -383,50 +453,66 @@ impl Builder {
                             push_children(node, depth, stack);
                             return;
                         }
-                        let id = self.page.elements.len() as ElemId;
-                        let mut id_class = String::new();
-                        for n in ["id", "class"] {
-                            if let Some(v) = attr(n) {
-                                if !id_class.is_empty() {
-                                    id_class.push(' ');
-                                }
-                                id_class.push_str(&v.to_lowercase());
-                            }
-                        }
-                        let mut role = String::new();
-                        for n in ["itemprop", "role"] {
-                            if let Some(v) = attr(n) {
-                                role.push_str(&v.to_lowercase());
-                                role.push(' ');
-                            }
-                        }
-                        self.page.elements.push(Element {
-                            tag: tag.into(),
-                            parent: self.current,
-                            end: id + 1,
-                            id_class: id_class.into(),
-                            role: role.trim_end().into(),
-                        });
-                        if tag == "body" && self.page.body.is_none() {
-                            self.page.body = Some(id);
-                        }
-                        let was_pre = kind == BlockKind::Preformatted;
-                        if was_pre {
-                            self.pre_depth += 1;
-                        }
-                        stack.push(Step::ExitBlock {
-                            restore: self.current,
-                            restore_kind: self.kind,
-                            was_pre,
-                        });
-                        self.current = id;
-                        self.kind = Some(kind);
+                        self.open_block(tag, &attr, kind, stack);
                         push_children(node, depth + 1, stack);
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// Start a block-level element: push it to the arena and schedule its exit.
+    fn open_block<'a>(
+        &mut self,
+        tag: &str,
+        attr: &impl Fn(&str) -> Option<&'a str>,
+        kind: BlockKind,
+        stack: &mut Vec<Step>,
+    ) {
+        let id = self.page.elements.len() as ElemId;
+        let mut id_class = String::new();
+        for n in ["id", "class"] {
+            if let Some(v) = attr(n) {
+                if !id_class.is_empty() {
+                    id_class.push(' ');
+                }
+                id_class.push_str(&v.to_lowercase());
+            }
+        }
+        let mut role = String::new();
+        for n in ["itemprop", "role"] {
+            if let Some(v) = attr(n) {
+                role.push_str(&v.to_lowercase());
+                role.push(' ');
+            }
+        }
+        let mut h = crc32fast::Hasher::new();
+        h.update(tag.as_bytes());
+        h.update(b"\0");
+        h.update(attr("class").unwrap_or("").trim().as_bytes());
+        self.page.elements.push(Element {
+            tag: tag.into(),
+            parent: self.current,
+            end: id + 1,
+            id_class: id_class.into(),
+            role: role.trim_end().into(),
+            sig: h.finalize(),
+        });
+        if tag == "body" && self.page.body.is_none() {
+            self.page.body = Some(id);
+        }
+        let was_pre = kind == BlockKind::Preformatted;
+        if was_pre {
+            self.pre_depth += 1;
+        }
+        stack.push(Step::ExitBlock {
+            restore: self.current,
+            restore_kind: self.kind,
+            was_pre,
+        });
+        self.current = id;
+        self.kind = Some(kind);
     }
 
     fn push_text(&mut self, s: &str) {
@@ -481,17 +567,20 @@ impl Builder {
                 end: 1,
                 id_class: "".into(),
                 role: "".into(),
+                sig: 0,
             });
         }
         self.page.blocks.push(Block {
             text,
             words: self.words,
             link_words: self.link_words,
+            links: self.links,
             elem,
             kind: self.kind.unwrap_or(BlockKind::Other),
         });
         self.words = 0;
         self.link_words = 0;
+        self.links = 0;
     }
 }
 

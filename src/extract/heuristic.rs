@@ -13,7 +13,7 @@
 //!    blocks and blocks inside boilerplate-marked sub-elements.
 
 use super::dom::{Block, BlockKind, ElemId, PageDom, ParsedPage, NO_ELEM};
-use super::{Extracted, Extractor, PageContext};
+use super::{vocab, Extracted, Extractor, PageContext};
 
 /// Parameters of the local heuristic, with the defaults documented in ARCHITECTURE.md.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -27,6 +27,25 @@ pub struct HeuristicConfig {
     pub short_block_penalty: f64,
     /// Drop short blocks before the container's first content block.
     pub trim_edges: bool,
+    /// Keep comment sections (`--include-comments`); by default they are boilerplate.
+    pub include_comments: bool,
+    /// Siblings with one tag and class, at least this many, form a repeated structure
+    /// (list items, product cards, forum posts).
+    pub min_list_items: u32,
+    /// A repeated structure is content-like (not a menu) when its items average at least
+    /// this many words…
+    pub min_item_words: f64,
+    /// …and at least this share of its words are outside links, or its links average
+    /// `min_item_words` words or more.
+    pub min_item_text_share: f64,
+    /// Link-dense blocks of a repeated structure are kept when the structure holds at
+    /// least this share of the container's words (the page is a listing).
+    pub list_dominance: f64,
+    /// Comment sections are boilerplate unless the rest of the page has less content
+    /// evidence than this (then they are the page: a forum thread).
+    pub min_article_evidence: f64,
+    /// A result with fewer words is retried with fewer boilerplate marks (the cascade).
+    pub retry_below_words: u32,
 }
 
 impl Default for HeuristicConfig {
@@ -36,6 +55,13 @@ impl Default for HeuristicConfig {
             max_link_density: 0.5,
             short_block_penalty: 0.5,
             trim_edges: true,
+            include_comments: false,
+            min_list_items: 3,
+            min_item_words: 4.0,
+            min_item_text_share: 0.2,
+            list_dominance: 0.3,
+            min_article_evidence: 150.0,
+            retry_below_words: 50,
         }
     }
 }
@@ -61,90 +87,82 @@ impl Extractor for Heuristic {
     }
 }
 
-/// Class/id vocabulary of boilerplate containers (English and Russian), matched as
-/// substrings of the lower-cased `id class` value.
-const BOILERPLATE_WORDS: &[&str] = &[
-    "nav",
-    "menu",
-    "footer",
-    "header",
-    "sidebar",
-    "side-bar",
-    "breadcrumb",
-    "banner",
-    "cookie",
-    "advert",
-    "-ad-",
-    "ads",
-    "promo",
-    "sponsor",
-    "social",
-    "share",
-    "sharing",
-    "related",
-    "recommend",
-    "popular",
-    "widget",
-    "subscribe",
-    "newsletter",
-    "signup",
-    "login",
-    "copyright",
-    "pagination",
-    "pager",
-    "toolbar",
-    "masthead",
-    "skip",
-    "tags",
-    "rubric",
-    "comment-form",
-    "reply",
-    "disqus",
-    "popup",
-    "modal",
-    "consent",
-    "gdpr",
-    "meta-info",
-    "byline",
-    "author-bio",
-    "меню",
-    "подвал",
-    "шапка",
-    "реклама",
-];
+/// What an element's tag, role or class/id says about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    Boilerplate,
+    Comments,
+}
 
-/// Vocabulary that says "this is the content", overriding the list above (a
-/// `content-with-sidebar` wrapper is not boilerplate).
-const CONTENT_WORDS: &[&str] = &[
-    "article", "content", "main", "post", "entry", "story", "body", "text", "statya", "novost",
-];
+/// Which element marks a pass of the cascade uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Marks {
+    /// Tags, roles and class/id vocabulary.
+    All,
+    /// Tags and roles only (the vocabulary matched the page's content wrappers).
+    Structural,
+    /// None: link density and text length alone.
+    Off,
+}
 
-fn is_boilerplate_element(tag: &str, id_class: &str, role: &str) -> bool {
+fn element_mark(
+    tag: &str,
+    id_class: &str,
+    role: &str,
+    config: &HeuristicConfig,
+    marks: Marks,
+) -> Mark {
+    if marks == Marks::Off {
+        return Mark::None;
+    }
     match tag {
-        "nav" | "footer" | "aside" | "header" | "menu" => return true,
-        "body" | "html" | "main" | "article" => return false,
+        "body" | "html" | "main" | "article" => return Mark::None,
+        _ if vocab::is_boilerplate_tag(tag) => return Mark::Boilerplate,
         _ => {}
     }
-    if role.contains("navigation")
-        || role.contains("banner")
-        || role.contains("contentinfo")
-        || role.contains("complementary")
-    {
-        return true;
+    if vocab::is_boilerplate_role(role) {
+        return Mark::Boilerplate;
     }
-    if role.contains("articlebody") || role.contains("main") {
-        return false;
+    if vocab::is_content_role(role) {
+        return Mark::None;
     }
-    if id_class.is_empty() {
-        return false;
+    if marks == Marks::Structural {
+        return Mark::None;
     }
-    BOILERPLATE_WORDS.iter().any(|w| id_class.contains(w))
-        && !CONTENT_WORDS.iter().any(|w| id_class.contains(w))
+    if !config.include_comments && vocab::is_comment_name(id_class) {
+        return Mark::Comments;
+    }
+    if vocab::is_boilerplate_name(id_class) {
+        Mark::Boilerplate
+    } else {
+        Mark::None
+    }
 }
 
 /// Run the heuristic on a page.
 pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
     extract_with_template(page, config, None)
+}
+
+/// A repeated structure: siblings under `parent` sharing tag and class.
+#[derive(Debug, Clone, Copy, Default)]
+struct Group {
+    parent: ElemId,
+    items: u32,
+    words: u64,
+    link_words: u64,
+    links: u64,
+}
+
+impl Group {
+    fn content_like(&self, config: &HeuristicConfig) -> bool {
+        let words = self.words as f64;
+        self.items >= config.min_list_items
+            && words >= config.min_item_words * self.items as f64
+            && ((words - self.link_words as f64) >= config.min_item_text_share * words
+                || self.link_words as f64 >= config.min_item_words * self.links as f64)
+    }
 }
 
 /// Run the heuristic with some blocks already known to be boilerplate (`template[i]`
@@ -154,6 +172,28 @@ pub fn extract_with_template(
     page: &PageDom,
     config: &HeuristicConfig,
     template: Option<&[bool]>,
+) -> Extracted {
+    // A cascade, like Readability's retries: when the result is short, the class/id
+    // vocabulary may have matched the content's own wrappers (`elementor-widget`), so
+    // try again without it, then without any marks; keep the longest answer.
+    let mut best = extract_pass(page, config, template, Marks::All);
+    for marks in [Marks::Structural, Marks::Off] {
+        if best.kept_words >= config.retry_below_words as u64 {
+            break;
+        }
+        let next = extract_pass(page, config, template, marks);
+        if next.kept_words > best.kept_words {
+            best = next;
+        }
+    }
+    best
+}
+
+fn extract_pass(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    template: Option<&[bool]>,
+    marks: Marks,
 ) -> Extracted {
     let is_template = |i: usize| template.is_some_and(|t| t.get(i).copied().unwrap_or(false));
     if page.blocks.is_empty() {
@@ -180,11 +220,35 @@ pub fn extract_with_template(
     // Nearest boilerplate-marked ancestor-or-self of every element (elements are in
     // document order, so parents come first). Vocabulary alone does not mark an element
     // that holds most of the page's content evidence: a theme that wraps the whole page
-    // in `<header class="page-header">` or `<section class="newsletter">` is not boilerplate.
+    // in `<header class="page-header">`, a forum whose posts are `class="comment"`.
+    let own_marks: Vec<Mark> = page
+        .elements
+        .iter()
+        .map(|e| element_mark(&e.tag, &e.id_class, &e.role, config, marks))
+        .collect();
+    // Comment sections are the content when the rest of the page has no article of its
+    // own (a forum thread whose posts are `class="comment"`): then no comment mark counts.
+    // An article page with a long discussion keeps its comments out.
+    let comments_are_content = {
+        let mut in_comments = vec![false; n];
+        let mut comment_good = 0.0;
+        for (i, e) in page.elements.iter().enumerate() {
+            let parent_in = e.parent != NO_ELEM && in_comments[e.parent as usize];
+            if !parent_in && own_marks[i] == Mark::Comments {
+                comment_good += good[i];
+            }
+            in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
+        }
+        tracing::debug!("comment evidence {comment_good:.0} of {total_good:.0}");
+        comment_good > 0.0 && total_good - comment_good < config.min_article_evidence
+    };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
-        let own = is_boilerplate_element(&e.tag, &e.id_class, &e.role)
-            && good[i] < MAX_MARKED_SHARE * total_good;
+        let own = match own_marks[i] {
+            Mark::None => false,
+            Mark::Comments if comments_are_content => false,
+            _ => good[i] < MAX_MARKED_SHARE * total_good,
+        };
         marked[i] = if own {
             i as ElemId
         } else if e.parent != NO_ELEM {
@@ -194,20 +258,103 @@ pub fn extract_with_template(
         };
     }
 
+    // Repeated structures: words per element (outside marks and template), grouped by
+    // (parent, tag + class) among siblings.
+    let mut words = vec![0u64; n];
+    let mut link_words = vec![0u64; n];
+    let mut links = vec![0u64; n];
+    for (i, b) in page.blocks.iter().enumerate() {
+        if marked[b.elem as usize] == NO_ELEM && !is_template(i) {
+            words[b.elem as usize] += b.words as u64;
+            link_words[b.elem as usize] += b.link_words as u64;
+            links[b.elem as usize] += b.links as u64;
+        }
+    }
+    for i in (1..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM {
+            words[p as usize] += words[i];
+            link_words[p as usize] += link_words[i];
+            links[p as usize] += links[i];
+        }
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut group_of = vec![u32::MAX; n];
+    {
+        let mut index: std::collections::HashMap<(ElemId, u32), u32> = Default::default();
+        for (i, e) in page.elements.iter().enumerate() {
+            if e.parent == NO_ELEM || words[i] == 0 || marked[i] != NO_ELEM {
+                continue;
+            }
+            let g = *index.entry((e.parent, e.sig)).or_insert_with(|| {
+                groups.push(Group {
+                    parent: e.parent,
+                    ..Group::default()
+                });
+                groups.len() as u32 - 1
+            });
+            let gr = &mut groups[g as usize];
+            gr.items += 1;
+            gr.words += words[i];
+            gr.link_words += link_words[i];
+            gr.links += links[i];
+            group_of[i] = g;
+        }
+    }
+    // Nearest content-like repeated item enclosing each element (or NONE).
+    let mut item_group = vec![u32::MAX; n];
+    for (i, e) in page.elements.iter().enumerate() {
+        let g = group_of[i];
+        item_group[i] = if g != u32::MAX && groups[g as usize].content_like(config) {
+            g
+        } else if e.parent != NO_ELEM {
+            item_group[e.parent as usize]
+        } else {
+            u32::MAX
+        };
+    }
+
+    let value = |i: usize, b: &Block| -> f64 {
+        let boiler = marked[b.elem as usize] != NO_ELEM || is_template(i);
+        if !boiler && item_group[b.elem as usize] != u32::MAX {
+            // A block of a listing item: its own text is content, its links are neutral.
+            (b.words - b.link_words) as f64
+        } else {
+            block_value(b, boiler, config)
+        }
+    };
     let mut sum = vec![0f64; n];
     let mut has_content = false;
+    let trace = tracing::enabled!(tracing::Level::TRACE);
     for (i, b) in page.blocks.iter().enumerate() {
-        let v = block_value(
-            b,
-            marked[b.elem as usize] != NO_ELEM || is_template(i),
-            config,
-        );
+        let v = value(i, b);
+        if trace {
+            let m = marked[b.elem as usize];
+            let e = &page.elements[b.elem as usize];
+            tracing::trace!(
+                "block {i} <{} {}> value {v:.1} words {} links {} mark {} item {} | {}",
+                e.tag,
+                e.id_class,
+                b.words,
+                b.link_words,
+                if m == NO_ELEM {
+                    String::new()
+                } else {
+                    format!(
+                        "<{} {}>",
+                        page.elements[m as usize].tag, page.elements[m as usize].id_class
+                    )
+                },
+                item_group[b.elem as usize] != u32::MAX,
+                b.text.chars().take(60).collect::<String>()
+            );
+        }
         has_content |= v > 0.0;
         sum[b.elem as usize] += v;
     }
     sum_up(page, &mut sum);
 
-    let container = if has_content {
+    let mut container = if has_content {
         // Largest sum; among equal sums the innermost (later in document order).
         let mut best = 0usize;
         for i in 0..n {
@@ -235,34 +382,62 @@ pub fn extract_with_template(
         // No long text anywhere: keep what is not boilerplate in the whole body.
         page.body.unwrap_or(0)
     };
+    // A container that is one item of a repeated structure (one forum post, one product
+    // card) widens to the whole structure.
+    while item_group[container as usize] != u32::MAX {
+        let g = &groups[item_group[container as usize] as usize];
+        container = g.parent;
+    }
+    // Repeated structures that dominate the container: their link-dense blocks are
+    // content (titles of listed items).
+    let dominant = |g: u32| -> bool {
+        g != u32::MAX
+            && groups[g as usize].words as f64
+                >= config.list_dominance * words[container as usize] as f64
+            && page.contains(container, groups[g as usize].parent)
+    };
 
     // The container's blocks, without link lists and boilerplate-marked sub-elements.
-    let kept: Vec<&Block> = page
+    // With `include_comments`, comment sections outside the container (not inside
+    // other boilerplate) are written out after it, as part of the page.
+    let mut in_comments = vec![false; n];
+    if config.include_comments {
+        for (i, e) in page.elements.iter().enumerate() {
+            in_comments[i] = (e.parent != NO_ELEM && in_comments[e.parent as usize])
+                || (marked[i] == NO_ELEM
+                    && !page.contains(i as ElemId, container)
+                    && vocab::is_comment_name(&e.id_class));
+        }
+    }
+    let kept: Vec<(usize, &Block)> = page
         .blocks
         .iter()
         .enumerate()
         .filter(|&(i, _)| !is_template(i))
-        .map(|(_, b)| b)
-        .filter(|b| page.contains(container, b.elem))
-        .filter(|b| {
+        .filter(|(_, b)| page.contains(container, b.elem) || in_comments[b.elem as usize])
+        .filter(|(_, b)| {
             let m = marked[b.elem as usize];
             !(m != NO_ELEM && m != container && page.contains(container, m))
+                || in_comments[b.elem as usize]
         })
-        .filter(|b| link_density(b) <= config.max_link_density)
+        .filter(|(_, b)| {
+            link_density(b) <= config.max_link_density || dominant(item_group[b.elem as usize])
+        })
         .collect();
     // Short blocks before the first content block are the container's own chrome
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
     // Short blocks after the last one are kept: they are often "Source:" lines and
     // short comments, which belong to the text (trimming them measured worse).
-    let is_content = |b: &&Block| block_value(b, false, config) > 0.0;
     let first = if config.trim_edges && has_content {
-        kept.iter().position(is_content).unwrap_or(0)
+        kept.iter()
+            .position(|&(i, b)| value(i, b) > 0.0)
+            .unwrap_or(0)
     } else {
         0
     };
     let mut text = String::new();
     let mut kept_words = 0u64;
-    for b in &kept[first..] {
+    for (_, b) in &kept[first..] {
         if !text.is_empty() {
             text.push('\n');
         }
@@ -306,6 +481,11 @@ fn block_value(b: &Block, in_boilerplate: bool, config: &HeuristicConfig) -> f64
     let words = b.words as f64;
     if in_boilerplate || link_density(b) > config.max_link_density {
         return -words;
+    }
+    if matches!(b.kind, BlockKind::Heading(_)) {
+        // Headings structure the text but are no evidence of it (and the headline shown
+        // above the article is chrome to trim).
+        return 0.0;
     }
     let own = (b.words - b.link_words) as f64;
     if b.words - b.link_words >= config.min_content_words && b.kind != BlockKind::TableCell

@@ -7,6 +7,7 @@ pub mod heuristic;
 pub mod infholder;
 pub mod rules;
 pub mod title;
+pub mod vocab;
 pub mod xml;
 
 pub use dom::{PageDom, ParsedPage};

@@ -1441,6 +1441,7 @@ impl TextWriter {
                             };
                             match dom::classify(e.name().local_part()) {
                                 TagClass::Skip
+                                | TagClass::NoScript
                                 | TagClass::Frame
                                 | TagClass::Title
                                 | TagClass::Meta => {}

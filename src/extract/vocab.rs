@@ -1,0 +1,254 @@
+//! Class/id vocabulary of the local heuristic, in one place. An element's lower-cased
+//! `id class` value is split into tokens at every character that is not a letter or a
+//! digit (`site-footer__inner` → `site`, `footer`, `inner`), and tokens are compared
+//! whole or by prefix, so `threads` is not `ads` and `canvas` is not `nav`.
+//!
+//! Words are English, Russian, and the Latin transliterations Russian sites use in class
+//! names (`reklama`, `podval`). No list of words of the page's *text* decides anything.
+
+/// Tokens (exact) that mark boilerplate containers.
+const BOILERPLATE_EXACT: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "menubar",
+    "megamenu",
+    "footer",
+    "header",
+    "masthead",
+    "topbar",
+    "sidebar",
+    "aside",
+    "breadcrumb",
+    "breadcrumbs",
+    "crumbs",
+    "banner",
+    "cookie",
+    "cookies",
+    "ad",
+    "ads",
+    "adv",
+    "advert",
+    "advertisement",
+    "advertising",
+    "promo",
+    "sponsor",
+    "sponsored",
+    "social",
+    "share",
+    "sharing",
+    "sharebar",
+    "related",
+    "recommended",
+    "recommendations",
+    "popular",
+    "trending",
+    "subscribe",
+    "subscription",
+    "newsletter",
+    "signup",
+    "login",
+    "copyright",
+    "legal",
+    "pagination",
+    "pager",
+    "toolbar",
+    "skip",
+    "tags",
+    "tagcloud",
+    "popup",
+    "modal",
+    "overlay",
+    "consent",
+    "gdpr",
+    "byline",
+    "disclaimer",
+    "caption",
+    "credit",
+    "credits",
+    "outbrain",
+    "taboola",
+    // Russian and transliterated.
+    "меню",
+    "подвал",
+    "шапка",
+    "реклама",
+    "навигация",
+    "баннер",
+    "reklama",
+    "podval",
+    "shapka",
+    "menyu",
+];
+
+/// Token prefixes that mark boilerplate (`navbar-top`, `sidebar1`, `socialicons`).
+const BOILERPLATE_PREFIX: &[&str] = &[
+    "nav",
+    "menu",
+    "footer",
+    "sidebar",
+    "breadcrumb",
+    "cookie",
+    "advert",
+    "newsletter",
+    "subscri",
+    "social",
+    "share",
+    "related",
+    "recommend",
+    "banner",
+    "popup",
+    "reklam",
+    "реклам",
+    "навиг",
+];
+
+/// Tokens that mark boilerplate only as the head of a class name (`widget`,
+/// `widget_recent_entries` in a sidebar; page builders' `elementor-widget-container`
+/// wraps the content itself).
+const BOILERPLATE_HEAD: &[&str] = &["widget", "widgets"];
+
+/// Tokens (exact or prefix) that say "this is the content"; they overrule the lists
+/// above (`content-with-sidebar`, `post-footer` stays boilerplate only by tag).
+const CONTENT_PREFIX: &[&str] = &[
+    "article",
+    "content",
+    "main",
+    "post",
+    "entry",
+    "story",
+    "body",
+    "statya",
+    "stati",
+    "novost",
+    "tekst",
+    "kontent",
+    "статья",
+    "новост",
+    "текст",
+    "контент",
+];
+
+/// Comment sections: tokens or prefixes.
+const COMMENT_PREFIX: &[&str] = &[
+    "comment",
+    "disqus",
+    "respond",
+    "reply",
+    "replies",
+    "kommentari",
+    "коммент",
+    "отзыв",
+];
+
+fn tokens(id_class: &str) -> impl Iterator<Item = &str> {
+    id_class
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+}
+
+/// The class/id vocabulary names a boilerplate container. Each class name (and the id)
+/// is decided by its last decisive token, as compound names put the head noun last
+/// (`main-nav` is navigation, `entry-content` content, `post-footer` a footer); the
+/// element is boilerplate when some name says boilerplate and none says content.
+pub fn is_boilerplate_name(id_class: &str) -> bool {
+    let mut boiler = false;
+    for name in id_class.split_ascii_whitespace() {
+        let mut decision = None;
+        for (k, t) in tokens(name).enumerate() {
+            if k == 0 && BOILERPLATE_HEAD.contains(&t) {
+                decision = Some(true);
+                continue;
+            }
+            if is_content_token(t) {
+                decision = Some(false);
+            } else if BOILERPLATE_EXACT.contains(&t)
+                || BOILERPLATE_PREFIX.iter().any(|p| t.starts_with(p))
+            {
+                decision = Some(true);
+            }
+        }
+        match decision {
+            Some(false) => return false,
+            Some(true) => boiler = true,
+            None => {}
+        }
+    }
+    boiler
+}
+
+fn is_content_token(t: &str) -> bool {
+    CONTENT_PREFIX.iter().any(|p| t.starts_with(p))
+}
+
+/// The class/id vocabulary names a comment section (or a comment).
+pub fn is_comment_name(id_class: &str) -> bool {
+    !id_class.is_empty()
+        && tokens(id_class).any(|t| COMMENT_PREFIX.iter().any(|p| t.starts_with(p)))
+}
+
+/// Tags that are boilerplate by themselves.
+pub fn is_boilerplate_tag(tag: &str) -> bool {
+    matches!(
+        tag,
+        "nav"
+            | "footer"
+            | "aside"
+            | "header"
+            | "menu"
+            | "dialog"
+            | "search"
+            | "noscript"
+            | "figcaption"
+    )
+}
+
+/// ARIA roles of boilerplate landmarks.
+pub fn is_boilerplate_role(role: &str) -> bool {
+    role.split(' ').any(|r| {
+        matches!(
+            r,
+            "navigation"
+                | "banner"
+                | "contentinfo"
+                | "complementary"
+                | "search"
+                | "dialog"
+                | "alertdialog"
+                | "menu"
+                | "menubar"
+        )
+    })
+}
+
+/// Roles and `itemprop`s of the main content.
+pub fn is_content_role(role: &str) -> bool {
+    role.split(' ').any(|r| {
+        matches!(
+            r,
+            "main" | "articlebody" | "article" | "text" | "description" | "reviewbody"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_not_substrings() {
+        assert!(is_boilerplate_name("site-footer__inner"));
+        assert!(is_boilerplate_name("main-nav"));
+        assert!(!is_boilerplate_name("threads list"));
+        assert!(!is_boilerplate_name("canvas"));
+        assert!(!is_boilerplate_name("sidebar content"));
+        assert!(!is_boilerplate_name("entry-content"));
+        assert!(is_boilerplate_name("widget widget_text"));
+        assert!(!is_boilerplate_name("elementor-widget-container"));
+        assert!(is_boilerplate_name("post-footer"));
+        assert!(is_boilerplate_name("блок реклама"));
+        assert!(is_comment_name("comments-area"));
+        assert!(!is_comment_name("commerce"));
+    }
+}
