@@ -83,16 +83,7 @@ fn every_method_runs_and_eval_scores_against_pairs() {
 #[test]
 fn duplicates_keep_writes_pages_without_dedup_fields() {
     let dir = tempfile::tempdir().unwrap();
-    let manifest = fixtures().join("sites/manifest.jsonl");
-    let out = run(&[
-        "run",
-        "--manifest",
-        manifest.to_str().unwrap(),
-        "--out",
-        dir.path().to_str().unwrap(),
-        "--duplicates",
-        "keep",
-    ]);
+    let out = run_fixture_sites(dir.path(), &["--duplicates", "keep"]);
     assert!(out.status.success());
     let pages = jsonl(&dir.path().join("pages.jsonl"));
     assert_eq!(pages.len(), 16);

@@ -2,18 +2,10 @@
 
 mod common;
 use common::*;
-use std::collections::BTreeSet;
 
-fn run_fixture_sites(out_dir: &std::path::Path) {
-    let manifest = fixtures().join("sites/manifest.jsonl");
-    let out = run(&[
-        "run",
-        "--manifest",
-        manifest.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-        fixtures().join("sites").to_str().unwrap(),
-    ]);
+fn run_sites_ok(out_dir: &std::path::Path) {
+    let sites = fixtures().join("sites");
+    let out = run_fixture_sites(out_dir, &[sites.to_str().unwrap()]);
     assert!(
         out.status.success(),
         "{}",
@@ -24,38 +16,14 @@ fn run_fixture_sites(out_dir: &std::path::Path) {
 #[test]
 fn run_finds_the_syndicated_and_print_copies_and_their_originals() {
     let dir = tempfile::tempdir().unwrap();
-    run_fixture_sites(dir.path());
+    run_sites_ok(dir.path());
     let expected: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(fixtures().join("sites/expect_clusters.json")).unwrap(),
     )
     .unwrap();
     let clusters = jsonl(&dir.path().join("clusters.jsonl"));
-    let got: BTreeSet<(BTreeSet<String>, String)> = clusters
-        .iter()
-        .map(|c| {
-            let members = c["members"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_string())
-                .collect();
-            (members, c["main"].as_str().unwrap().to_string())
-        })
-        .collect();
-    let want: BTreeSet<(BTreeSet<String>, String)> = expected["clusters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let members = c["members"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_string())
-                .collect();
-            (members, c["main"].as_str().unwrap().to_string())
-        })
-        .collect();
+    let got = cluster_set(&clusters);
+    let want = cluster_set(expected["clusters"].as_array().unwrap());
     assert_eq!(got, want);
     for c in &clusters {
         assert!(
@@ -120,16 +88,7 @@ fn run_finds_the_syndicated_and_print_copies_and_their_originals() {
 #[test]
 fn duplicates_drop_writes_only_main_documents() {
     let dir = tempfile::tempdir().unwrap();
-    let manifest = fixtures().join("sites/manifest.jsonl");
-    let out = run(&[
-        "run",
-        "--manifest",
-        manifest.to_str().unwrap(),
-        "--out",
-        dir.path().to_str().unwrap(),
-        "--duplicates",
-        "drop",
-    ]);
+    let out = run_fixture_sites(dir.path(), &["--duplicates", "drop"]);
     assert!(out.status.success());
     let pages = jsonl(&dir.path().join("pages.jsonl"));
     assert_eq!(pages.len(), 13);
@@ -139,7 +98,7 @@ fn duplicates_drop_writes_only_main_documents() {
 #[test]
 fn dedup_clusters_do_not_depend_on_input_order() {
     let dir = tempfile::tempdir().unwrap();
-    run_fixture_sites(dir.path());
+    run_sites_ok(dir.path());
     let pages = std::fs::read_to_string(dir.path().join("pages.jsonl")).unwrap();
     let mut lines: Vec<&str> = pages.lines().collect();
     let forward = dir.path().join("forward.jsonl");

@@ -73,3 +73,35 @@ pub fn check_expectations(
     }
     failures
 }
+
+/// `thresher run` on the fixture sites with their manifest into `out_dir`, plus `extra` flags.
+pub fn run_fixture_sites(out_dir: &Path, extra: &[&str]) -> Output {
+    let manifest = fixtures().join("sites/manifest.jsonl");
+    let mut args = vec![
+        "run",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// Clusters as a comparable set of (members, main).
+pub fn cluster_set(
+    clusters: &[serde_json::Value],
+) -> std::collections::BTreeSet<(std::collections::BTreeSet<String>, String)> {
+    clusters
+        .iter()
+        .map(|c| {
+            let members = c["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            (members, c["main"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
