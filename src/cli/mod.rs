@@ -166,7 +166,9 @@ struct DedupArgs {
     /// Words per shingle.
     #[arg(long)]
     shingle_length: Option<usize>,
-    /// Normalization preset: `default` (lower-case, ё→е, numbers dropped) or `words`.
+    /// Normalization preset: `default` (lower-case, ё→е, numbers dropped), `words` (lower-cased
+    /// word tokens, the dedup-dev truth's definition) or `lexical` (default + stop words and
+    /// words of 3 letters or fewer dropped).
     #[arg(long)]
     normalize: Option<Preset>,
     /// Similarity measure: jaccard, dice, containment.
