@@ -34,7 +34,7 @@ use sxd_xpath::{Context, Value, XPath};
 
 use super::dom::{self, ParsedPage, TagClass};
 use super::xml::{to_xml, XmlOptions};
-use super::xpath_fast::{Arena, Item, Kind, Plan};
+use super::xpath_fast::{Arena, Item, Kind, Plan, StrPlan};
 use super::{Answer, Extracted, Extractor, PageContext};
 
 /// Marks of page-index nodes in `select_fast`: removed, already written.
@@ -152,6 +152,8 @@ struct XpathSrc {
     warned: AtomicBool,
     /// The expression compiled for the fast evaluator, when it is inside its subset.
     fast: Option<Plan>,
+    /// The same for a string-valued expression (a `title` or `date`).
+    fast_str: Option<StrPlan>,
 }
 
 /// One rule of a file.
@@ -477,6 +479,7 @@ impl RuleSet {
                     column: c,
                     warned: AtomicBool::new(false),
                     fast: Plan::compile(&x.value),
+                    fast_str: StrPlan::compile(&x.value),
                 });
                 self.xpaths.len() - 1
             };
@@ -585,7 +588,7 @@ impl RuleSet {
             tx += all.len();
             fx += all
                 .iter()
-                .filter(|&&i| self.xpaths[i].fast.is_some())
+                .filter(|&&i| self.xpaths[i].fast.is_some() || self.xpaths[i].fast_str.is_some())
                 .count();
             tr += 1;
             fr += r
@@ -621,7 +624,14 @@ impl RuleSet {
                         .unwrap_or_default(),
                 )
             }
-            None => self.eval(idx, trees.root()).ok().map(|v| value_text(&v)),
+            None => match self.xpaths[idx]
+                .fast_str
+                .as_ref()
+                .filter(|_| self.fast_path)
+            {
+                Some(p) => Some(dom::collapse(&p.eval(trees.arena()))),
+                None => self.eval(idx, trees.root()).ok().map(|v| value_text(&v)),
+            },
         }
     }
 
@@ -1751,42 +1761,84 @@ impl TextWriter {
         self.flush();
     }
 
+    /// Append text: whitespace runs collapse to one pending space (newlines kept in
+    /// `<pre>`), words (runs of alphanumeric characters) are counted. One pass over the
+    /// bytes, ASCII without decoding.
     fn push_text(&mut self, s: &str) {
+        let b = s.as_bytes();
         let mut in_word = false;
-        let mut rest = s;
-        while !rest.is_empty() {
-            let ws_end = rest
-                .find(|c: char| !c.is_whitespace())
-                .unwrap_or(rest.len());
-            if ws_end > 0 {
-                in_word = false;
-                for c in rest[..ws_end].chars() {
-                    if self.pre_depth > 0 && c == '\n' {
-                        self.block.push('\n');
-                        self.space_pending = false;
-                    } else if !self.block.is_empty() && !self.block.ends_with('\n') {
-                        self.space_pending = true;
-                    }
+        let mut i = 0;
+        let mut run_start = usize::MAX;
+        while i < b.len() {
+            let (c, len, space) = if b[i] < 0x80 {
+                let c = b[i] as char;
+                (c, 1, c.is_ascii_whitespace() || c == '\x0b')
+            } else {
+                let c = s[i..].chars().next().expect("char boundary");
+                (c, c.len_utf8(), c.is_whitespace())
+            };
+            if space {
+                if run_start != usize::MAX {
+                    self.block.push_str(&s[run_start..i]);
+                    run_start = usize::MAX;
                 }
-                rest = &rest[ws_end..];
-                continue;
-            }
-            // A run of non-space characters: copied at once, words counted in it.
-            let run_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            let run = &rest[..run_end];
-            if self.space_pending {
-                self.block.push(' ');
-                self.space_pending = false;
-            }
-            self.block.push_str(run);
-            for c in run.chars() {
-                let word_char = is_word_char(c);
+                in_word = false;
+                if self.pre_depth > 0 && c == '\n' {
+                    self.block.push('\n');
+                    self.space_pending = false;
+                } else if !self.block.is_empty() && !self.block.ends_with('\n') {
+                    self.space_pending = true;
+                }
+            } else {
+                if run_start == usize::MAX {
+                    if self.space_pending {
+                        self.block.push(' ');
+                        self.space_pending = false;
+                    }
+                    run_start = i;
+                }
+                let word_char = if len == 1 {
+                    c.is_ascii_alphanumeric()
+                } else {
+                    is_word_char(c)
+                };
                 if word_char && !in_word {
                     self.words += 1;
                 }
                 in_word = word_char;
             }
-            rest = &rest[run_end..];
+            i += len;
+        }
+        if run_start != usize::MAX {
+            self.block.push_str(&s[run_start..]);
+        }
+    }
+
+    /// The plain per-character `push_text` the fast one must equal (tests).
+    #[cfg(test)]
+    fn push_text_reference(&mut self, s: &str) {
+        let mut in_word = false;
+        for c in s.chars() {
+            if c.is_whitespace() {
+                in_word = false;
+                if self.pre_depth > 0 && c == '\n' {
+                    self.block.push('\n');
+                    self.space_pending = false;
+                } else if !self.block.is_empty() && !self.block.ends_with('\n') {
+                    self.space_pending = true;
+                }
+                continue;
+            }
+            if self.space_pending {
+                self.block.push(' ');
+                self.space_pending = false;
+            }
+            self.block.push(c);
+            let word_char = c.is_alphanumeric();
+            if word_char && !in_word {
+                self.words += 1;
+            }
+            in_word = word_char;
         }
     }
 
@@ -2336,6 +2388,24 @@ mod tests {
         out
     }
 
+    /// String-valued expressions of the subset (titles, dates).
+    const STRING_XPATHS: &[&str] = &[
+        "normalize-space(//h1)",
+        "string(//title)",
+        "substring-after(//title, ' ')",
+        "substring-before(//p, '.')",
+        "substring-after(//p, '')",
+        "substring-before(//p, '')",
+        "substring-after(//p, 'no such text anywhere')",
+        "concat(//h1, ' | ', //title)",
+        "translate(//h1, 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')",
+        "translate(//h1, 'aeiou', 'AE')",
+        "string(//meta[@name='description']/@content)",
+        "normalize-space(substring-before(substring-after(//div[@class='date'], 'Опубликовано'), '|'))",
+        "normalize-space(//*[@class='nothing-has-this'])",
+        "normalize-space('  a  b ')",
+    ];
+
     #[test]
     fn the_fast_evaluator_selects_what_sxd_selects_on_every_fixture_page() {
         let set =
@@ -2371,16 +2441,39 @@ mod tests {
                 assert_eq!(got_text, value_text(&v), "{expr} on {}", path.display());
                 compared += 1;
             }
+            // String expressions (titles, dates).
+            let strings: Vec<String> = STRING_XPATHS.iter().map(|s| s.to_string()).collect();
+            for expr in shipped.iter().chain(&strings) {
+                let Some(plan) = StrPlan::compile(expr) else {
+                    continue;
+                };
+                if shipped.contains(expr) {
+                    fast_shipped.insert(expr.clone());
+                }
+                let v = XPATH_CONTEXT
+                    .with(|ctx| compile(expr).unwrap().evaluate(ctx, doc.root()))
+                    .unwrap_or_else(|e| panic!("{expr}: {e}"));
+                assert_eq!(
+                    dom::collapse(&plan.eval(&arena)),
+                    value_text(&v),
+                    "{expr} on {}",
+                    path.display()
+                );
+                compared += 1;
+            }
             // Outside the subset: left to sxd-xpath.
             assert!(Plan::compile("//h1 | //h2").is_none());
         }
         assert!(compared > 2_000, "{compared}");
-        // Every shipped XPath but the gazeta date (string functions) takes the fast path.
+        // Every shipped XPath takes the fast path.
         let slow: Vec<&String> = shipped
             .iter()
             .filter(|x| !fast_shipped.contains(*x))
             .collect();
-        assert!(slow.len() <= 1, "{slow:?}");
+        assert!(slow.is_empty(), "{slow:?}");
+        for x in STRING_XPATHS {
+            assert!(StrPlan::compile(x).is_some(), "{x}");
+        }
     }
 
     #[test]
@@ -2441,7 +2534,7 @@ mod tests {
                         (f, s) => panic!("{}#{}: {f:?} vs {s:?}", file.name, rule.name),
                     }
                     for idx in rule.title.iter().chain(rule.date.iter()) {
-                        if set.xpaths[*idx].fast.is_some() {
+                        if set.xpaths[*idx].fast.is_some() || set.xpaths[*idx].fast_str.is_some() {
                             let f = set.eval_text(*idx, &trees);
                             let s = set.eval(*idx, trees.root()).ok().map(|v| value_text(&v));
                             assert_eq!(f, s, "{}", set.xpaths[*idx].expr);
@@ -2452,5 +2545,43 @@ mod tests {
             }
         }
         assert!(compared > 1_000, "{compared}");
+    }
+
+    #[test]
+    fn push_text_equals_the_per_character_reference() {
+        let mut texts: Vec<String> = vec![
+            "  a  b\t\nc \u{a0}d\u{2003}e\u{3000}f\u{85}g\x0b\x0ch ".into(),
+            "wo-rd don't 3.14 ½ Ⅻ ٣ 漢字 ёЁ Ωμέγα  \r\n".into(),
+            String::new(),
+            "\n\n".into(),
+        ];
+        for (_, page) in fixture_pages() {
+            let arena = Arena::build(&page.tree);
+            for i in 0..arena.len() as u32 {
+                arena.with_text(i, |t| texts.push(t.to_string()));
+            }
+        }
+        for pre in [0, 1] {
+            let mut fast = TextWriter {
+                pre_depth: pre,
+                ..TextWriter::default()
+            };
+            let mut slow = TextWriter {
+                pre_depth: pre,
+                ..TextWriter::default()
+            };
+            for (k, t) in texts.iter().enumerate() {
+                fast.push_text(t);
+                slow.push_text_reference(t);
+                assert_eq!(fast.block, slow.block, "{t:?}");
+                assert_eq!(fast.words, slow.words, "{t:?}");
+                assert_eq!(fast.space_pending, slow.space_pending, "{t:?}");
+                if k % 7 == 0 {
+                    fast.flush();
+                    slow.flush();
+                }
+            }
+            assert_eq!(fast.out, slow.out);
+        }
     }
 }

@@ -37,6 +37,8 @@ pub enum Kind {
 /// One node of the page, in document order.
 pub struct ANode {
     pub handle: Option<Handle>,
+    /// The element's local name (kept here so that name tests need no pointer chase).
+    pub name: Option<LocalName>,
     pub kind: Kind,
     /// Index of the parent (0 for the root itself).
     pub parent: u32,
@@ -55,6 +57,7 @@ impl Arena {
         let mut nodes = Vec::with_capacity(256);
         nodes.push(ANode {
             handle: None,
+            name: None,
             kind: Kind::Root,
             parent: 0,
             end: 0,
@@ -76,7 +79,7 @@ impl Arena {
                     nodes[i as usize].end = end;
                 }
                 Step::Enter(node, parent, depth) => match &node.data {
-                    NodeData::Element { .. } => {
+                    NodeData::Element { name, .. } => {
                         if depth >= MAX_DEPTH {
                             for c in node.children.borrow().iter().rev() {
                                 stack.push(Step::Enter(c.clone(), parent, depth));
@@ -94,8 +97,10 @@ impl Arena {
                         for c in node.children.borrow().iter().rev() {
                             stack.push(Step::Enter(c.clone(), i, depth + 1));
                         }
+                        let name = Some(name.local.clone());
                         nodes.push(ANode {
                             handle: Some(node),
+                            name,
                             kind: Kind::Element,
                             parent,
                             end: i + 1,
@@ -105,6 +110,7 @@ impl Arena {
                         let i = nodes.len() as u32;
                         nodes.push(ANode {
                             handle: Some(node),
+                            name: None,
                             kind: Kind::Text,
                             parent,
                             end: i + 1,
@@ -128,10 +134,7 @@ impl Arena {
 
     /// The element's local name (`None` for text and the root).
     pub fn name(&self, i: u32) -> Option<&LocalName> {
-        match &self.nodes[i as usize].handle.as_ref()?.data {
-            NodeData::Element { name, .. } => Some(&name.local),
-            _ => None,
-        }
+        self.nodes[i as usize].name.as_ref()
     }
 
     /// An attribute's value as the XML document has it (the last attribute with that
@@ -276,6 +279,11 @@ enum BExpr {
     Not(Box<BExpr>),
     /// `@a`: the attribute exists.
     HasAttr(String),
+    /// `contains(@a, 'v')` / `starts-with(@a, 'v')` (`true` for starts-with).
+    AttrHas(String, String, bool),
+    /// `contains(concat(' ', normalize-space(@a), ' '), ' v ')`: `v` is one of the
+    /// space-separated words of `@a`.
+    AttrWord(String, String),
     /// `@a = 'v'`: there is such an attribute with that value. `@a != 'v'` is, as in
     /// sxd-xpath, `not(@a = 'v')` (also true when there is no such attribute).
     AttrCmp(String, String, bool),
@@ -377,12 +385,9 @@ fn descendant_or_self(arena: &Arena, ctx: &[u32]) -> Vec<u32> {
 impl Step {
     fn name_ok(&self, arena: &Arena, i: u32) -> bool {
         let n = &arena.nodes[i as usize];
-        if n.kind != Kind::Element {
-            return false;
-        }
         match &self.name {
-            None => true,
-            Some(want) => arena.name(i) == Some(want),
+            None => n.kind == Kind::Element,
+            Some(want) => n.name.as_ref() == Some(want),
         }
     }
 
@@ -464,6 +469,25 @@ impl BExpr {
                     .is_some_and(|a| &*a.value == v.as_str())
                     != *neg
             }),
+            BExpr::AttrHas(name, v, prefix) => arena.with_attrs(i, |attrs| {
+                let a = attrs
+                    .iter()
+                    .rev()
+                    .find(|a| &*a.name.local == name)
+                    .map_or("", |a| &*a.value);
+                if *prefix {
+                    a.starts_with(v.as_str())
+                } else {
+                    a.contains(v.as_str())
+                }
+            }),
+            BExpr::AttrWord(name, v) => arena.with_attrs(i, |attrs| {
+                attrs
+                    .iter()
+                    .rev()
+                    .find(|a| &*a.name.local == name)
+                    .is_some_and(|a| a.value.split(is_xml_space).any(|w| w == v.as_str()))
+            }),
             BExpr::StrCmp(a, b, neg) => (a.eval(arena, i) == b.eval(arena, i)) != *neg,
             BExpr::Contains(a, b) => a.eval(arena, i).contains(b.eval(arena, i).as_str()),
             BExpr::StartsWith(a, b) => a.eval(arena, i).starts_with(b.eval(arena, i).as_str()),
@@ -480,30 +504,105 @@ impl SExpr {
         match self {
             SExpr::Attr(name) => arena.attr(i, name).unwrap_or_default(),
             SExpr::Lit(s) => s.clone(),
-            SExpr::NormalizeSpace(a) => {
-                let s = a.eval(arena, i);
-                let mut out = String::with_capacity(s.len());
-                for w in s.split(is_xml_space).filter(|w| !w.is_empty()) {
-                    if !out.is_empty() {
-                        out.push(' ');
-                    }
-                    out.push_str(w);
-                }
-                out
-            }
+            SExpr::NormalizeSpace(a) => normalize_space(&a.eval(arena, i)),
             SExpr::Concat(parts) => parts.iter().map(|p| p.eval(arena, i)).collect(),
             SExpr::Translate(s, from, to) => {
-                let (s, from, to) = (s.eval(arena, i), from.eval(arena, i), to.eval(arena, i));
-                let to: Vec<char> = to.chars().collect();
-                s.chars()
-                    .filter_map(|c| match from.chars().position(|f| f == c) {
-                        Some(k) => to.get(k).copied(),
-                        None => Some(c),
-                    })
-                    .collect()
+                translate(&s.eval(arena, i), &from.eval(arena, i), &to.eval(arena, i))
             }
         }
     }
+}
+
+// ───────────────────────────── string expressions ─────────────────────────────
+
+/// A compiled string-valued expression (a `title` or `date` such as
+/// `normalize-space(substring-before(substring-after(//div[@class='date'], 'on'), '|'))`):
+/// string literals, location paths of the subset (the first node's string-value), and
+/// `normalize-space`, `substring-before`, `substring-after`, `concat`, `translate`,
+/// `string` of those.
+#[derive(Debug, Clone)]
+pub struct StrPlan(TExpr);
+
+#[derive(Debug, Clone)]
+enum TExpr {
+    Lit(String),
+    Path(Plan),
+    NormalizeSpace(Box<TExpr>),
+    Before(Box<TExpr>, Box<TExpr>),
+    After(Box<TExpr>, Box<TExpr>),
+    Concat(Vec<TExpr>),
+    Translate(Box<TExpr>, Box<TExpr>, Box<TExpr>),
+}
+
+impl StrPlan {
+    /// Compile a string function call of the subset; `None` otherwise (a bare path is
+    /// a [`Plan`]).
+    pub fn compile(expr: &str) -> Option<StrPlan> {
+        let tokens = tokenize(expr)?;
+        let mut p = Parser { t: &tokens, i: 0 };
+        if !matches!(p.peek(), Some(Tok::Name(_))) {
+            return None;
+        }
+        let e = p.text()?;
+        (p.i == tokens.len()).then_some(StrPlan(e))
+    }
+
+    pub fn eval(&self, arena: &Arena) -> String {
+        self.0.eval(arena)
+    }
+}
+
+impl TExpr {
+    fn eval(&self, arena: &Arena) -> String {
+        match self {
+            TExpr::Lit(s) => s.clone(),
+            TExpr::Path(p) => p
+                .select(arena)
+                .first()
+                .map(|it| Plan::item_string(arena, it))
+                .unwrap_or_default(),
+            TExpr::NormalizeSpace(a) => normalize_space(&a.eval(arena)),
+            TExpr::Before(a, b) => {
+                let (a, b) = (a.eval(arena), b.eval(arena));
+                a.find(b.as_str())
+                    .map(|k| a[..k].to_string())
+                    .unwrap_or_default()
+            }
+            TExpr::After(a, b) => {
+                let (a, b) = (a.eval(arena), b.eval(arena));
+                a.find(b.as_str())
+                    .map(|k| a[k + b.len()..].to_string())
+                    .unwrap_or_default()
+            }
+            TExpr::Concat(parts) => parts.iter().map(|p| p.eval(arena)).collect(),
+            TExpr::Translate(s, from, to) => {
+                translate(&s.eval(arena), &from.eval(arena), &to.eval(arena))
+            }
+        }
+    }
+}
+
+fn normalize_space(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split(is_xml_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// XPath `translate`: each character of `from` becomes the one at the same place in
+/// `to` (the first occurrence in `from` counts), or is dropped when `to` is shorter.
+fn translate(s: &str, from: &str, to: &str) -> String {
+    let to: Vec<char> = to.chars().collect();
+    s.chars()
+        .filter_map(|c| match from.chars().position(|f| f == c) {
+            Some(k) => to.get(k).copied(),
+            None => Some(c),
+        })
+        .collect()
 }
 
 // ───────────────────────────── parsing ─────────────────────────────
@@ -593,6 +692,20 @@ fn tokenize(expr: &str) -> Option<Vec<Tok>> {
     Some(out)
 }
 
+/// `concat(' ', normalize-space(@a), ' ')` tested for `' w '` (one word, no spaces):
+/// the class-token idiom, decided without building the strings.
+fn word_test(parts: &[SExpr], v: &str) -> Option<BExpr> {
+    let [SExpr::Lit(l), SExpr::NormalizeSpace(inner), SExpr::Lit(r)] = parts else {
+        return None;
+    };
+    let SExpr::Attr(a) = &**inner else {
+        return None;
+    };
+    let w = v.strip_prefix(' ')?.strip_suffix(' ')?;
+    (l == " " && r == " " && !w.is_empty() && !w.contains(is_xml_space))
+        .then(|| BExpr::AttrWord(a.clone(), w.to_string()))
+}
+
 struct Parser<'t> {
     t: &'t [Tok],
     i: usize,
@@ -623,7 +736,7 @@ impl Parser<'_> {
             let descendant = match self.peek() {
                 Some(Tok::Slash) => false,
                 Some(Tok::DSlash) => true,
-                None if !steps.is_empty() => break,
+                _ if !steps.is_empty() => break,
                 _ => return None,
             };
             self.i += 1;
@@ -632,7 +745,7 @@ impl Parser<'_> {
                     return None;
                 };
                 self.i += 1;
-                if !is_xml_name(&n) || self.peek().is_some() {
+                if !is_xml_name(&n) {
                     return None;
                 }
                 attr = Some((descendant, n));
@@ -677,6 +790,44 @@ impl Parser<'_> {
             return None;
         }
         Some(Plan { steps, attr })
+    }
+
+    /// A string expression at the top level (see [`StrPlan`]).
+    fn text(&mut self) -> Option<TExpr> {
+        match self.peek().cloned()? {
+            Tok::Lit(s) => {
+                self.i += 1;
+                Some(TExpr::Lit(s))
+            }
+            Tok::Slash | Tok::DSlash => Some(TExpr::Path(self.path()?)),
+            Tok::Name(f) if self.peek_at(1) == Some(&Tok::LParen) => {
+                self.i += 2;
+                let mut args = Vec::new();
+                if self.peek() != Some(&Tok::RParen) {
+                    loop {
+                        args.push(self.text()?);
+                        if !self.eat(&Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                if !self.eat(&Tok::RParen) {
+                    return None;
+                }
+                let mut a = args.into_iter().map(Box::new);
+                let e = match (f.as_str(), a.len()) {
+                    ("normalize-space", 1) => TExpr::NormalizeSpace(a.next()?),
+                    ("string", 1) => *a.next()?,
+                    ("substring-before", 2) => TExpr::Before(a.next()?, a.next()?),
+                    ("substring-after", 2) => TExpr::After(a.next()?, a.next()?),
+                    ("translate", 3) => TExpr::Translate(a.next()?, a.next()?, a.next()?),
+                    ("concat", n) if n >= 2 => TExpr::Concat(a.map(|b| *b).collect()),
+                    _ => return None,
+                };
+                Some(e)
+            }
+            _ => None,
+        }
     }
 
     fn keyword(&self, k: &str) -> bool {
@@ -727,10 +878,17 @@ impl Parser<'_> {
                             return None;
                         }
                         let b = self.string()?;
-                        if n == "contains" {
-                            BExpr::Contains(a, b)
-                        } else {
-                            BExpr::StartsWith(a, b)
+                        let contains = n == "contains";
+                        match (a, b) {
+                            (SExpr::Attr(a), SExpr::Lit(v)) => BExpr::AttrHas(a, v, !contains),
+                            (SExpr::Concat(parts), SExpr::Lit(v)) if contains => {
+                                match word_test(&parts, &v) {
+                                    Some(e) => e,
+                                    None => BExpr::Contains(SExpr::Concat(parts), SExpr::Lit(v)),
+                                }
+                            }
+                            (a, b) if contains => BExpr::Contains(a, b),
+                            (a, b) => BExpr::StartsWith(a, b),
                         }
                     }
                 };
