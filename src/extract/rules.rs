@@ -10,10 +10,13 @@
 //!   `thresher rules check` prints the problems; `--strict` makes them fatal.
 //! - Host lookup is one hash-map probe per host suffix, so pages of sites without rules
 //!   cost next to nothing.
-//! - XPaths are parsed and checked once when the directory is loaded. sxd-xpath's
-//!   compiled expressions are neither `Send` nor `Sync`, so each worker thread compiles a
-//!   rule's XPaths the first time it applies the rule and keeps them for the rest of the
-//!   run (at most threads × XPaths compilations per run, never one per page).
+//! - XPaths are parsed and checked once when the directory is loaded. Those inside the
+//!   subset rule files use are also compiled into plans of the fast evaluator
+//!   (`xpath_fast.rs`), which runs on an index of the html5ever tree; the rest go through
+//!   sxd-xpath on the page converted to XML (built only when needed). sxd-xpath's
+//!   compiled expressions are neither `Send` nor `Sync`, so each worker thread compiles
+//!   those the first time it needs them and keeps them for the rest of the run (at most
+//!   threads × XPaths compilations per run, never one per page).
 //! - A rule that matches a page but selects nothing, or far less text than it usually
 //!   does, is *broken* on that page: the page falls back to the next method, and the
 //!   rule's counters (in `summary.json`) say so, with example URLs. "Usually" is the mean
