@@ -2587,4 +2587,44 @@ mod tests {
             assert_eq!(fast.out, slow.out);
         }
     }
+
+    #[test]
+    fn the_fast_evaluator_agrees_on_pages_deeper_than_the_depth_cap() {
+        let depth = dom::MAX_DEPTH + 100;
+        let html = format!(
+            "<html><body>{}<p class=x>deep <b>text</b></p>{}<p class=x>after</p></body></html>",
+            "<div class='d e'><span>s</span>".repeat(depth),
+            "</div>".repeat(depth)
+        );
+        let page = dom::parse_page(&html);
+        let arena = Arena::build(&page.tree);
+        let package = to_xml(&page.tree, XmlOptions::default());
+        let doc = package.as_document();
+        let numbers = sxd_numbers(doc.root());
+        assert_eq!(numbers.len(), arena.len());
+        for expr in [
+            "//p",
+            "//div/p",
+            "//div[@class='d e'][1]",
+            "//div[contains(concat(' ', normalize-space(@class), ' '), ' e ')][2]",
+            "//span[1]",
+            "//div/span/@class",
+            "//p[@class='x']",
+            "//div[1]/div[1]/div[1]",
+        ] {
+            let v = XPATH_CONTEXT
+                .with(|ctx| compile(expr).unwrap().evaluate(ctx, doc.root()))
+                .unwrap();
+            let got = Plan::compile(expr).unwrap().select(&arena);
+            assert_eq!(got, sxd_items(&v, &numbers), "{expr}");
+        }
+    }
+
+    #[test]
+    fn plans_are_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Plan>();
+        shared::<StrPlan>();
+        shared::<RuleSet>();
+    }
 }

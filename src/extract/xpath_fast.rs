@@ -62,27 +62,20 @@ impl Arena {
             parent: 0,
             end: 0,
         });
-        enum Step {
-            Enter(Handle, u32, usize),
-            Exit(u32),
-        }
-        let mut stack: Vec<Step> = Vec::with_capacity(64);
+        // (node, parent index, depth); `end` is filled in afterwards, from the parents.
+        let mut stack: Vec<(Handle, u32, usize)> = Vec::with_capacity(64);
         let mut have_root_element = false;
         for child in tree.document.children.borrow().iter().rev() {
-            stack.push(Step::Enter(child.clone(), 0, 0));
+            stack.push((child.clone(), 0, 0));
         }
         // The document-level children come in order; only the first element is kept.
-        while let Some(step) = stack.pop() {
-            match step {
-                Step::Exit(i) => {
-                    let end = nodes.len() as u32;
-                    nodes[i as usize].end = end;
-                }
-                Step::Enter(node, parent, depth) => match &node.data {
+        while let Some((node, parent, depth)) = stack.pop() {
+            {
+                match &node.data {
                     NodeData::Element { name, .. } => {
                         if depth >= MAX_DEPTH {
                             for c in node.children.borrow().iter().rev() {
-                                stack.push(Step::Enter(c.clone(), parent, depth));
+                                stack.push((c.clone(), parent, depth));
                             }
                             continue;
                         }
@@ -93,9 +86,8 @@ impl Arena {
                             have_root_element = true;
                         }
                         let i = nodes.len() as u32;
-                        stack.push(Step::Exit(i));
                         for c in node.children.borrow().iter().rev() {
-                            stack.push(Step::Enter(c.clone(), i, depth + 1));
+                            stack.push((c.clone(), i, depth + 1));
                         }
                         let name = Some(name.local.clone());
                         nodes.push(ANode {
@@ -117,10 +109,17 @@ impl Arena {
                         });
                     }
                     _ => {}
-                },
+                }
             }
         }
+        // A subtree ends where its last descendant's does (children come after parents).
         nodes[0].end = nodes.len() as u32;
+        for i in (1..nodes.len()).rev() {
+            let (end, parent) = (nodes[i].end, nodes[i].parent as usize);
+            if nodes[parent].end < end {
+                nodes[parent].end = end;
+            }
+        }
         Arena { nodes }
     }
 
