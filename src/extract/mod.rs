@@ -9,6 +9,7 @@ pub mod rules;
 pub mod title;
 pub mod vocab;
 pub mod xml;
+pub mod xpath_fast;
 
 pub use dom::{PageDom, ParsedPage};
 

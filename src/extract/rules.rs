@@ -10,17 +10,20 @@
 //!   `thresher rules check` prints the problems; `--strict` makes them fatal.
 //! - Host lookup is one hash-map probe per host suffix, so pages of sites without rules
 //!   cost next to nothing.
-//! - XPaths are parsed and checked once when the directory is loaded. sxd-xpath's
-//!   compiled expressions are neither `Send` nor `Sync`, so each worker thread compiles a
-//!   rule's XPaths the first time it applies the rule and keeps them for the rest of the
-//!   run (at most threads × XPaths compilations per run, never one per page).
+//! - XPaths are parsed and checked once when the directory is loaded. Those inside the
+//!   subset rule files use are also compiled into plans of the fast evaluator
+//!   (`xpath_fast.rs`), which runs on an index of the html5ever tree; the rest go through
+//!   sxd-xpath on the page converted to XML (built only when needed). sxd-xpath's
+//!   compiled expressions are neither `Send` nor `Sync`, so each worker thread compiles
+//!   those the first time it needs them and keeps them for the rest of the run (at most
+//!   threads × XPaths compilations per run, never one per page).
 //! - A rule that matches a page but selects nothing, or far less text than it usually
 //!   does, is *broken* on that page: the page falls back to the next method, and the
 //!   rule's counters (in `summary.json`) say so, with example URLs. "Usually" is the mean
 //!   of the words the rule yielded in the batches of pages before this one, so the
 //!   decision does not depend on the number of threads.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,8 +37,12 @@ use sxd_xpath::{Context, Value, XPath};
 
 use super::dom::{self, ParsedPage, TagClass};
 use super::xml::{to_xml, XmlOptions};
+use super::xpath_fast::{Arena, Item, Kind, Plan, StrPlan};
 use super::{Answer, Extracted, Extractor, PageContext};
 
+/// Marks of page-index nodes in `select_fast`: removed, already written.
+const SKIP: u8 = 1;
+const DONE: u8 = 2;
 /// Pages a rule must have yielded before "far less text than usual" is judged.
 const MIN_HISTORY: u64 = 5;
 /// Example URLs kept per counter (the smallest ones, so the choice is reproducible).
@@ -146,6 +153,10 @@ struct XpathSrc {
     column: usize,
     /// Warned about a run-time failure already.
     warned: AtomicBool,
+    /// The expression compiled for the fast evaluator, when it is inside its subset.
+    fast: Option<Plan>,
+    /// The same for a string-valued expression (a `title` or `date`).
+    fast_str: Option<StrPlan>,
 }
 
 /// One rule of a file.
@@ -234,6 +245,37 @@ pub struct RuleSet {
     hosts: HashMap<String, (usize, bool)>,
     xpaths: Vec<XpathSrc>,
     problems: Vec<Problem>,
+    /// Use the fast evaluator for the XPaths inside its subset (off: sxd-xpath for all).
+    fast_path: bool,
+}
+
+/// One page's trees for rule evaluation, each built on first use: the page index of the
+/// fast evaluator, and the sxd-document for the XPaths outside its subset.
+struct PageTrees<'p> {
+    page: &'p ParsedPage,
+    arena: OnceCell<Arena>,
+    package: OnceCell<sxd_document::Package>,
+}
+
+impl<'p> PageTrees<'p> {
+    fn new(page: &'p ParsedPage) -> Self {
+        PageTrees {
+            page,
+            arena: OnceCell::new(),
+            package: OnceCell::new(),
+        }
+    }
+
+    fn arena(&self) -> &Arena {
+        self.arena.get_or_init(|| Arena::build(&self.page.tree))
+    }
+
+    fn root(&self) -> Root<'_> {
+        self.package
+            .get_or_init(|| to_xml(&self.page.tree, XmlOptions::default()))
+            .as_document()
+            .root()
+    }
 }
 
 static NEXT_SET_ID: AtomicU64 = AtomicU64::new(1);
@@ -273,6 +315,7 @@ impl RuleSet {
             hosts: HashMap::new(),
             xpaths: Vec::new(),
             problems: Vec::new(),
+            fast_path: true,
         };
         let mut names: HashMap<String, PathBuf> = HashMap::new();
         for (path, text) in sources {
@@ -438,6 +481,8 @@ impl RuleSet {
                     line: l,
                     column: c,
                     warned: AtomicBool::new(false),
+                    fast: Plan::compile(&x.value),
+                    fast_str: StrPlan::compile(&x.value),
                 });
                 self.xpaths.len() - 1
             };
@@ -516,6 +561,96 @@ impl RuleSet {
             tests,
             no_rule: AtomicU64::new(0),
         });
+    }
+
+    /// Turn the fast evaluator off (every XPath through sxd-xpath) or on (the default).
+    pub fn set_fast_path(&mut self, on: bool) {
+        self.fast_path = on;
+    }
+
+    /// XPaths of the rules in force that the fast evaluator takes, and all of them:
+    /// `(fast, total)` over XPaths, and the same over rules (a rule is fast when all its
+    /// `content` and `remove` XPaths are).
+    pub fn fast_share(&self) -> ((usize, usize), (usize, usize)) {
+        let (mut fx, mut tx, mut fr, mut tr) = (0, 0, 0, 0);
+        for r in self
+            .files
+            .iter()
+            .flat_map(|f| &f.rules)
+            .filter(|r| !r.disabled)
+        {
+            let all: Vec<usize> = r
+                .when
+                .iter()
+                .chain(&r.content)
+                .chain(&r.remove)
+                .chain(r.title.iter())
+                .chain(r.date.iter())
+                .copied()
+                .collect();
+            tx += all.len();
+            fx += all
+                .iter()
+                .filter(|&&i| self.xpaths[i].fast.is_some() || self.xpaths[i].fast_str.is_some())
+                .count();
+            tr += 1;
+            fr += r
+                .content
+                .iter()
+                .chain(&r.remove)
+                .all(|&i| self.xpaths[i].fast.is_some()) as usize;
+        }
+        ((fx, tx), (fr, tr))
+    }
+
+    fn plan(&self, idx: usize) -> Option<&Plan> {
+        self.xpaths[idx].fast.as_ref().filter(|_| self.fast_path)
+    }
+
+    /// Whether an XPath (a `when`) is true on the page.
+    fn eval_bool(&self, idx: usize, trees: &PageTrees<'_>) -> Result<bool, String> {
+        match self.plan(idx) {
+            Some(p) => Ok(!p.select(trees.arena()).is_empty()),
+            None => self.eval(idx, trees.root()).map(|v| to_bool(&v)),
+        }
+    }
+
+    /// A title or date: the first selected node's text, or the string the XPath gives.
+    fn eval_text(&self, idx: usize, trees: &PageTrees<'_>) -> Option<String> {
+        match self.plan(idx) {
+            Some(p) => {
+                let arena = trees.arena();
+                Some(
+                    p.select(arena)
+                        .first()
+                        .map(|it| dom::collapse(&Plan::item_string(arena, it)))
+                        .unwrap_or_default(),
+                )
+            }
+            None => match self.xpaths[idx]
+                .fast_str
+                .as_ref()
+                .filter(|_| self.fast_path)
+            {
+                Some(p) => Some(dom::collapse(&p.eval(trees.arena()))),
+                None => self.eval(idx, trees.root()).ok().map(|v| value_text(&v)),
+            },
+        }
+    }
+
+    /// `content`/`remove` nodes by the fast evaluator.
+    fn fast_nodes(&self, plan: &Plan, arena: &Arena) -> Result<Vec<Item>, String> {
+        let items = plan.select(arena);
+        if let Some(it) = items
+            .iter()
+            .find(|it| matches!(it, Item::Node(i) if arena.is_whole_document(*i)))
+        {
+            return Err(format!(
+                "selects the whole document (`{}`)",
+                arena.node_path(it.clone())
+            ));
+        }
+        Ok(items)
     }
 
     /// Problems found while loading (empty when every file is fine).
@@ -612,18 +747,15 @@ impl RuleSet {
     /// when the matching rule broke or failed (then the next method runs).
     pub fn apply(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Answer> {
         let (file, path) = self.file_for(ctx.url)?;
-        let mut package = None;
+        let trees = PageTrees::new(page);
         for rule in &file.rules {
             if !rule.url_matches(path) {
                 continue;
             }
-            let package = package.get_or_insert_with(|| to_xml(&page.tree, XmlOptions::default()));
-            let doc = package.as_document();
-            let root = doc.root();
             if let Some(w) = rule.when {
-                match self.eval(w, root) {
+                match self.eval_bool(w, &trees) {
                     Ok(v) => {
-                        if !to_bool(&v) {
+                        if !v {
                             continue;
                         }
                     }
@@ -644,7 +776,7 @@ impl RuleSet {
                 );
                 return None;
             }
-            let selection = match self.select(rule, root) {
+            let selection = match self.select(rule, &trees) {
                 Ok(s) => s,
                 Err((idx, e)) => {
                     self.runtime_error(file, rule, idx, ctx.url, &e);
@@ -679,8 +811,7 @@ impl RuleSet {
                 ctx.url,
             );
             let field = |idx: Option<usize>| {
-                idx.and_then(|i| self.eval(i, root).ok())
-                    .map(|v| value_text(&v))
+                idx.and_then(|i| self.eval_text(i, &trees))
                     .filter(|s| !s.is_empty())
             };
             let empty_reason = selection
@@ -703,8 +834,83 @@ impl RuleSet {
         None
     }
 
-    /// Evaluate a rule's `remove` and `content` XPaths and write out the kept text.
-    fn select(&self, rule: &Rule, root: Root<'_>) -> Result<Selection, (usize, String)> {
+    /// Evaluate a rule's `remove` and `content` XPaths and write out the kept text: on
+    /// the page index when the fast evaluator takes all of them, else on the XML document.
+    fn select(&self, rule: &Rule, trees: &PageTrees<'_>) -> Result<Selection, (usize, String)> {
+        let plans: Option<Vec<&Plan>> = rule
+            .remove
+            .iter()
+            .chain(&rule.content)
+            .map(|&i| self.plan(i))
+            .collect();
+        match plans {
+            Some(plans) => self.select_fast(rule, &plans, trees.arena()),
+            None => self.select_sxd(rule, trees.root()),
+        }
+    }
+
+    /// [`select`](Self::select) on the page index (same output as `select_sxd`).
+    fn select_fast(
+        &self,
+        rule: &Rule,
+        plans: &[&Plan],
+        arena: &Arena,
+    ) -> Result<Selection, (usize, String)> {
+        let (remove_plans, content_plans) = plans.split_at(rule.remove.len());
+        // marks: SKIP = removed, DONE = written.
+        let mut marks = vec![0u8; arena.len()];
+        let mut skip_attrs: Vec<(u32, String)> = Vec::new();
+        let mut done_attrs: Vec<(u32, String)> = Vec::new();
+        for (&idx, plan) in rule.remove.iter().zip(remove_plans) {
+            for it in self.fast_nodes(plan, arena).map_err(|e| (idx, e))? {
+                match it {
+                    Item::Node(i) => marks[i as usize] |= SKIP,
+                    Item::Attr(i, n) => skip_attrs.push((i, n)),
+                }
+            }
+        }
+        let mut writer = TextWriter::default();
+        for (&idx, plan) in rule.content.iter().zip(content_plans) {
+            for it in self.fast_nodes(plan, arena).map_err(|e| (idx, e))? {
+                let owner = it.owner();
+                if let Item::Attr(i, n) = &it {
+                    let key = (*i, n.clone());
+                    if skip_attrs.contains(&key) || done_attrs.contains(&key) {
+                        continue;
+                    }
+                }
+                let mut a = owner;
+                let covered = loop {
+                    if marks[a as usize] != 0 {
+                        break true;
+                    }
+                    if a == 0 {
+                        break false;
+                    }
+                    a = arena.nodes[a as usize].parent;
+                };
+                if covered {
+                    continue;
+                }
+                match it {
+                    Item::Node(i) => {
+                        writer.write_arena(arena, i, &marks);
+                        marks[i as usize] |= DONE;
+                    }
+                    Item::Attr(i, n) => {
+                        writer.flush();
+                        writer.push_text(&arena.attr(i, &n).unwrap_or_default());
+                        writer.flush();
+                        done_attrs.push((i, n));
+                    }
+                }
+            }
+        }
+        Ok(writer.finish())
+    }
+
+    /// [`select`](Self::select) on the XML document, with sxd-xpath.
+    fn select_sxd(&self, rule: &Rule, root: Root<'_>) -> Result<Selection, (usize, String)> {
         let mut skip: HashSet<Node<'_>> = HashSet::new();
         for &idx in &rule.remove {
             for n in self.eval_nodes(idx, root).map_err(|e| (idx, e))? {
@@ -1377,6 +1583,18 @@ fn glob_match(pattern: &str, text: &str) -> bool {
 
 // ───────────────────────────── text output ─────────────────────────────
 
+/// `char::is_alphanumeric`, with ASCII and the Russian alphabet decided without the
+/// Unicode table lookup.
+fn is_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric()
+    } else if matches!(c, 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё') {
+        true
+    } else {
+        c.is_alphanumeric()
+    }
+}
+
 /// The text a rule keeps.
 #[derive(Debug, Default)]
 struct Selection {
@@ -1471,7 +1689,137 @@ impl TextWriter {
         self.flush();
     }
 
+    /// [`write`](Self::write) for a node of the page index; `marks` are the removed and
+    /// already written nodes.
+    fn write_arena(&mut self, arena: &Arena, node: u32, marks: &[u8]) {
+        enum W {
+            Enter(u32),
+            ExitBlock(bool),
+        }
+        self.flush();
+        let mut stack = vec![W::Enter(node)];
+        while let Some(step) = stack.pop() {
+            match step {
+                W::ExitBlock(was_pre) => {
+                    self.flush();
+                    if was_pre {
+                        self.pre_depth -= 1;
+                    }
+                }
+                W::Enter(n) => {
+                    if marks[n as usize] != 0 {
+                        continue;
+                    }
+                    match arena.nodes[n as usize].kind {
+                        Kind::Text => arena.with_text(n, |s| self.push_text(s)),
+                        Kind::Element => {
+                            let hidden = arena.with_attrs(n, |attrs| {
+                                let look = |name: &str| {
+                                    attrs
+                                        .iter()
+                                        .rev()
+                                        .find(|a| &*a.name.local == name)
+                                        .map(|a| &*a.value)
+                                };
+                                dom::is_hidden(&look)
+                            });
+                            if hidden {
+                                continue;
+                            }
+                            let push_children = |stack: &mut Vec<W>| {
+                                let start = stack.len();
+                                stack.extend(arena.children(n).map(W::Enter));
+                                stack[start..].reverse();
+                            };
+                            let name = arena.name(n).map_or("", |l| &**l);
+                            match dom::classify(name) {
+                                TagClass::Skip
+                                | TagClass::NoScript
+                                | TagClass::Frame
+                                | TagClass::Title
+                                | TagClass::Meta => {}
+                                TagClass::Br => {
+                                    if !self.block.is_empty() {
+                                        self.block.push('\n');
+                                        self.space_pending = false;
+                                    }
+                                }
+                                TagClass::Inline | TagClass::Link => push_children(&mut stack),
+                                TagClass::Block(kind) => {
+                                    self.flush();
+                                    let pre = kind == dom::BlockKind::Preformatted;
+                                    if pre {
+                                        self.pre_depth += 1;
+                                    }
+                                    stack.push(W::ExitBlock(pre));
+                                    push_children(&mut stack);
+                                }
+                            }
+                        }
+                        Kind::Root => {}
+                    }
+                }
+            }
+        }
+        self.flush();
+    }
+
+    /// Append text: whitespace runs collapse to one pending space (newlines kept in
+    /// `<pre>`), words (runs of alphanumeric characters) are counted. One pass over the
+    /// bytes, ASCII without decoding.
     fn push_text(&mut self, s: &str) {
+        let b = s.as_bytes();
+        let mut in_word = false;
+        let mut i = 0;
+        let mut run_start = usize::MAX;
+        while i < b.len() {
+            let (c, len, space) = if b[i] < 0x80 {
+                let c = b[i] as char;
+                (c, 1, c.is_ascii_whitespace() || c == '\x0b')
+            } else {
+                let c = s[i..].chars().next().expect("char boundary");
+                (c, c.len_utf8(), c.is_whitespace())
+            };
+            if space {
+                if run_start != usize::MAX {
+                    self.block.push_str(&s[run_start..i]);
+                    run_start = usize::MAX;
+                }
+                in_word = false;
+                if self.pre_depth > 0 && c == '\n' {
+                    self.block.push('\n');
+                    self.space_pending = false;
+                } else if !self.block.is_empty() && !self.block.ends_with('\n') {
+                    self.space_pending = true;
+                }
+            } else {
+                if run_start == usize::MAX {
+                    if self.space_pending {
+                        self.block.push(' ');
+                        self.space_pending = false;
+                    }
+                    run_start = i;
+                }
+                let word_char = if len == 1 {
+                    c.is_ascii_alphanumeric()
+                } else {
+                    is_word_char(c)
+                };
+                if word_char && !in_word {
+                    self.words += 1;
+                }
+                in_word = word_char;
+            }
+            i += len;
+        }
+        if run_start != usize::MAX {
+            self.block.push_str(&s[run_start..]);
+        }
+    }
+
+    /// The plain per-character `push_text` the fast one must equal (tests).
+    #[cfg(test)]
+    fn push_text_reference(&mut self, s: &str) {
         let mut in_word = false;
         for c in s.chars() {
             if c.is_whitespace() {
@@ -1890,5 +2238,393 @@ mod tests {
         assert_eq!(e.offset, Some(14));
         let e = compile("//div[contains(@class 'x')]").unwrap_err();
         assert_eq!(e.offset, Some(22));
+    }
+
+    // ─────────── differential tests: fast evaluator against sxd-xpath ───────────
+
+    /// Every HTML page under `fixtures/`, parsed.
+    fn fixture_pages() -> Vec<(PathBuf, ParsedPage)> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut stack = vec![root];
+        let mut files = Vec::new();
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "html" || x == "htm") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() >= 16, "{files:?}");
+        files
+            .into_iter()
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap();
+                let text = crate::source::charset::decode_html(&bytes, None, None).text;
+                (p, dom::parse_page(&text))
+            })
+            .collect()
+    }
+
+    /// Each sxd node's document-order index, numbered as the page index numbers them.
+    fn sxd_numbers<'d>(root: Root<'d>) -> HashMap<Node<'d>, u32> {
+        let mut out = HashMap::new();
+        let mut stack = vec![Node::Root(root)];
+        while let Some(n) = stack.pop() {
+            match n {
+                Node::Root(_) | Node::Element(_) | Node::Text(_) => {
+                    out.insert(n, out.len() as u32);
+                    for c in n.children().into_iter().rev() {
+                        stack.push(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn sxd_items<'d>(v: &Value<'d>, numbers: &HashMap<Node<'d>, u32>) -> Vec<Item> {
+        let Value::Nodeset(ns) = v else {
+            panic!("not nodes: {v:?}")
+        };
+        ns.document_order()
+            .into_iter()
+            .map(|n| match n {
+                Node::Attribute(a) => Item::Attr(
+                    numbers[&Node::Element(a.parent().unwrap())],
+                    a.name().local_part().to_string(),
+                ),
+                n => Item::Node(numbers[&n]),
+            })
+            .collect()
+    }
+
+    /// Expressions of the subset, page-independent ones and ones made from the classes
+    /// and ids found on the page.
+    fn generated_xpaths(arena: &Arena) -> Vec<String> {
+        let mut out: Vec<String> = [
+            "/html",
+            "/html/body",
+            "/html/body/*",
+            "/html/body/div[1]",
+            "/html/body/*[2]",
+            "/html/head/title",
+            "//div",
+            "//p",
+            "//*",
+            "//div[1]",
+            "//p[2]",
+            "//div/p[1]",
+            "//div//p[1]",
+            "//div[@id]",
+            "//div[not(@id)]",
+            "//*[@id][1]",
+            "//div[@class][2]",
+            "//div[2][@class]",
+            "//span[1][@class]",
+            "//a/@href",
+            "//@href",
+            "//@class",
+            "//meta/@content",
+            "//meta[@name='description']/@content",
+            "//div//a[starts-with(@href, 'http')]",
+            "//a[@href != '#']",
+            "//a[@href = '#']",
+            "//li[2]//a",
+            "//ul/li[1]",
+            "//table//tr[2]/td[1]",
+            "//tr/td[2]//p",
+            "//div[@class and @id]",
+            "//div[@class or @id]",
+            "//*[contains(@class, 'a') and not(contains(@class, 'nav'))]",
+            "//*[(@id or @class) and not(@style)]",
+            "//div[translate(@class, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = 'content']",
+            "//*[normalize-space(@class) = 'post-body']",
+            "//*[concat(@class, 'x') = 'textx']",
+            "//*[contains(@class, '')]",
+            "//*[starts-with(@id, '')][3]",
+            "//body//*[3]",
+            "//body/div/div/div",
+            "//div/*/*[1]",
+            "//head/*",
+            "//script",
+            "//*[@lang]",
+            "//p[@class='text'][1]",
+            "//h1 | //h2",
+            "//p/text()",
+            "//div[position() = 1]",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut seen = HashSet::new();
+        for i in 0..arena.len() as u32 {
+            let Some(tag) = arena.name(i).map(|t| t.to_string()) else {
+                continue;
+            };
+            for (attr, v) in [
+                ("class", arena.attr(i, "class")),
+                ("id", arena.attr(i, "id")),
+            ] {
+                let Some(v) = v else { continue };
+                if v.contains(['\'', '"'])
+                    || !seen.insert((tag.clone(), v.clone()))
+                    || seen.len() > 40
+                {
+                    continue;
+                }
+                let tok = v.split_whitespace().next().unwrap_or("").to_string();
+                out.push(format!("//{tag}[@{attr}='{v}']"));
+                out.push(format!("//*[@{attr}='{v}']/*"));
+                out.push(format!("//*[@{attr}='{v}']//p[1]"));
+                out.push(format!("//*[contains(@{attr}, '{tok}')]"));
+                out.push(format!(
+                    "//{tag}[contains(concat(' ', normalize-space(@{attr}), ' '), ' {tok} ')][1]"
+                ));
+                out.push(format!("//{tag}[starts-with(@{attr}, '{tok}')]/@{attr}"));
+            }
+        }
+        out
+    }
+
+    /// String-valued expressions of the subset (titles, dates).
+    const STRING_XPATHS: &[&str] = &[
+        "normalize-space(//h1)",
+        "string(//title)",
+        "substring-after(//title, ' ')",
+        "substring-before(//p, '.')",
+        "substring-after(//p, '')",
+        "substring-before(//p, '')",
+        "substring-after(//p, 'no such text anywhere')",
+        "concat(//h1, ' | ', //title)",
+        "translate(//h1, 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')",
+        "translate(//h1, 'aeiou', 'AE')",
+        "string(//meta[@name='description']/@content)",
+        "normalize-space(substring-before(substring-after(//div[@class='date'], 'Опубликовано'), '|'))",
+        "normalize-space(//*[@class='nothing-has-this'])",
+        "normalize-space('  a  b ')",
+    ];
+
+    #[test]
+    fn the_fast_evaluator_selects_what_sxd_selects_on_every_fixture_page() {
+        let set =
+            RuleSet::load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("site-rules")).unwrap();
+        let shipped: Vec<String> = set.xpaths.iter().map(|x| x.expr.clone()).collect();
+        let mut compared = 0;
+        let mut fast_shipped = HashSet::new();
+        for (path, page) in fixture_pages() {
+            let arena = Arena::build(&page.tree);
+            let package = to_xml(&page.tree, XmlOptions::default());
+            let doc = package.as_document();
+            let numbers = sxd_numbers(doc.root());
+            assert_eq!(numbers.len(), arena.len(), "{}", path.display());
+            let generated = generated_xpaths(&arena);
+            for expr in shipped.iter().chain(&generated) {
+                let Some(plan) = Plan::compile(expr) else {
+                    continue;
+                };
+                if shipped.contains(expr) {
+                    fast_shipped.insert(expr.clone());
+                }
+                let v = XPATH_CONTEXT
+                    .with(|ctx| compile(expr).unwrap().evaluate(ctx, doc.root()))
+                    .unwrap_or_else(|e| panic!("{expr}: {e}"));
+                let want = sxd_items(&v, &numbers);
+                let got = plan.select(&arena);
+                assert_eq!(got, want, "{expr} on {}", path.display());
+                // Titles and dates: the first node's text.
+                let got_text = got
+                    .first()
+                    .map(|it| dom::collapse(&Plan::item_string(&arena, it)))
+                    .unwrap_or_default();
+                assert_eq!(got_text, value_text(&v), "{expr} on {}", path.display());
+                compared += 1;
+            }
+            // String expressions (titles, dates).
+            let strings: Vec<String> = STRING_XPATHS.iter().map(|s| s.to_string()).collect();
+            for expr in shipped.iter().chain(&strings) {
+                let Some(plan) = StrPlan::compile(expr) else {
+                    continue;
+                };
+                if shipped.contains(expr) {
+                    fast_shipped.insert(expr.clone());
+                }
+                let v = XPATH_CONTEXT
+                    .with(|ctx| compile(expr).unwrap().evaluate(ctx, doc.root()))
+                    .unwrap_or_else(|e| panic!("{expr}: {e}"));
+                assert_eq!(
+                    dom::collapse(&plan.eval(&arena)),
+                    value_text(&v),
+                    "{expr} on {}",
+                    path.display()
+                );
+                compared += 1;
+            }
+            // Outside the subset: left to sxd-xpath.
+            assert!(Plan::compile("//h1 | //h2").is_none());
+        }
+        assert!(compared > 2_000, "{compared}");
+        // Every shipped XPath takes the fast path.
+        let slow: Vec<&String> = shipped
+            .iter()
+            .filter(|x| !fast_shipped.contains(*x))
+            .collect();
+        assert!(slow.is_empty(), "{slow:?}");
+        for x in STRING_XPATHS {
+            assert!(StrPlan::compile(x).is_some(), "{x}");
+        }
+    }
+
+    #[test]
+    fn rules_write_the_same_text_with_and_without_the_fast_evaluator() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("site-rules");
+        let mut sources: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .map(|p| {
+                let t = std::fs::read_to_string(&p).unwrap();
+                (p, t)
+            })
+            .collect();
+        sources.sort();
+        let pages = fixture_pages();
+        // Generated rules: content and remove from the generated expressions of each page.
+        for (k, (_, page)) in pages.iter().enumerate() {
+            let arena = Arena::build(&page.tree);
+            let g: Vec<String> = generated_xpaths(&arena)
+                .into_iter()
+                .filter(|x| Plan::compile(x).is_some())
+                .collect();
+            let mut yaml = format!("site:\n  host: gen{k}.example\nrules:\n");
+            for i in 0..g.len() {
+                let q = |s: &str| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+                yaml.push_str(&format!(
+                    "  - name: r{i}\n    content: [{}, {}]\n    remove: [{}]\n    title: {}\n",
+                    q(&g[i]),
+                    q(&g[(i + 7) % g.len()]),
+                    q(&g[(i * 3 + 1) % g.len()]),
+                    q(&g[(i + 2) % g.len()]),
+                ));
+            }
+            sources.push((PathBuf::from(format!("gen{k}.yaml")), yaml));
+        }
+        let set = RuleSet::from_sources(sources);
+        let mut compared = 0;
+        for (_, page) in &pages {
+            let trees = PageTrees::new(page);
+            for file in &set.files {
+                for rule in file.rules.iter().filter(|r| !r.disabled) {
+                    let plans: Vec<&Plan> = rule
+                        .remove
+                        .iter()
+                        .chain(&rule.content)
+                        .map(|&i| set.xpaths[i].fast.as_ref().unwrap())
+                        .collect();
+                    let fast = set.select_fast(rule, &plans, trees.arena());
+                    let slow = set.select_sxd(rule, trees.root());
+                    match (fast, slow) {
+                        (Ok(f), Ok(s)) => {
+                            assert_eq!(f.text, s.text, "{}#{}", file.name, rule.name);
+                            assert_eq!(f.words, s.words, "{}#{}", file.name, rule.name);
+                        }
+                        (Err(f), Err(s)) => assert_eq!(f, s, "{}#{}", file.name, rule.name),
+                        (f, s) => panic!("{}#{}: {f:?} vs {s:?}", file.name, rule.name),
+                    }
+                    for idx in rule.title.iter().chain(rule.date.iter()) {
+                        if set.xpaths[*idx].fast.is_some() || set.xpaths[*idx].fast_str.is_some() {
+                            let f = set.eval_text(*idx, &trees);
+                            let s = set.eval(*idx, trees.root()).ok().map(|v| value_text(&v));
+                            assert_eq!(f, s, "{}", set.xpaths[*idx].expr);
+                        }
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared}");
+    }
+
+    #[test]
+    fn push_text_equals_the_per_character_reference() {
+        let mut texts: Vec<String> = vec![
+            "  a  b\t\nc \u{a0}d\u{2003}e\u{3000}f\u{85}g\x0b\x0ch ".into(),
+            "wo-rd don't 3.14 ½ Ⅻ ٣ 漢字 ёЁ Ωμέγα  \r\n".into(),
+            String::new(),
+            "\n\n".into(),
+        ];
+        for (_, page) in fixture_pages() {
+            let arena = Arena::build(&page.tree);
+            for i in 0..arena.len() as u32 {
+                arena.with_text(i, |t| texts.push(t.to_string()));
+            }
+        }
+        for pre in [0, 1] {
+            let mut fast = TextWriter {
+                pre_depth: pre,
+                ..TextWriter::default()
+            };
+            let mut slow = TextWriter {
+                pre_depth: pre,
+                ..TextWriter::default()
+            };
+            for (k, t) in texts.iter().enumerate() {
+                fast.push_text(t);
+                slow.push_text_reference(t);
+                assert_eq!(fast.block, slow.block, "{t:?}");
+                assert_eq!(fast.words, slow.words, "{t:?}");
+                assert_eq!(fast.space_pending, slow.space_pending, "{t:?}");
+                if k % 7 == 0 {
+                    fast.flush();
+                    slow.flush();
+                }
+            }
+            assert_eq!(fast.out, slow.out);
+        }
+    }
+
+    #[test]
+    fn the_fast_evaluator_agrees_on_pages_deeper_than_the_depth_cap() {
+        let depth = dom::MAX_DEPTH + 100;
+        let html = format!(
+            "<html><body>{}<p class=x>deep <b>text</b></p>{}<p class=x>after</p></body></html>",
+            "<div class='d e'><span>s</span>".repeat(depth),
+            "</div>".repeat(depth)
+        );
+        let page = dom::parse_page(&html);
+        let arena = Arena::build(&page.tree);
+        let package = to_xml(&page.tree, XmlOptions::default());
+        let doc = package.as_document();
+        let numbers = sxd_numbers(doc.root());
+        assert_eq!(numbers.len(), arena.len());
+        for expr in [
+            "//p",
+            "//div/p",
+            "//div[@class='d e'][1]",
+            "//div[contains(concat(' ', normalize-space(@class), ' '), ' e ')][2]",
+            "//span[1]",
+            "//div/span/@class",
+            "//p[@class='x']",
+            "//div[1]/div[1]/div[1]",
+        ] {
+            let v = XPATH_CONTEXT
+                .with(|ctx| compile(expr).unwrap().evaluate(ctx, doc.root()))
+                .unwrap();
+            let got = Plan::compile(expr).unwrap().select(&arena);
+            assert_eq!(got, sxd_items(&v, &numbers), "{expr}");
+        }
+    }
+
+    #[test]
+    fn plans_are_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Plan>();
+        shared::<StrPlan>();
+        shared::<RuleSet>();
     }
 }

@@ -85,7 +85,7 @@ pub fn to_xml(tree: &RcDom, options: XmlOptions) -> Package {
 
 /// Whether `s` can be an XML attribute name (html5ever accepts names such as `@click`
 /// or `"` that XML does not; they could never be selected anyway).
-fn is_xml_name(s: &str) -> bool {
+pub(crate) fn is_xml_name(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
