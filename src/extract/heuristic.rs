@@ -46,6 +46,9 @@ pub struct HeuristicConfig {
     pub min_article_evidence: f64,
     /// A result with fewer words is retried with fewer boilerplate marks (the cascade).
     pub retry_below_words: u32,
+    /// Lists of teasers (linked title + snippet, repeated) are boilerplate on pages with
+    /// an article of their own (`min_article_evidence` outside repeated items).
+    pub drop_teasers: bool,
 }
 
 impl Default for HeuristicConfig {
@@ -62,6 +65,7 @@ impl Default for HeuristicConfig {
             list_dominance: 0.3,
             min_article_evidence: 150.0,
             retry_below_words: 50,
+            drop_teasers: true,
         }
     }
 }
@@ -314,6 +318,103 @@ fn extract_pass(
         };
     }
 
+    // Teaser lists: content-like groups whose items open with a linked title (a heading
+    // or a link-dense line of a few words) followed by a snippet: "related", "more from"
+    // and "latest" lists. When the page has an article of its own (content evidence
+    // outside every content-like item), they are boilerplate; on a listing page (no such
+    // article) they are the page and stay content.
+    if config.drop_teasers {
+        let mut item_elem = vec![NO_ELEM; n];
+        for (i, e) in page.elements.iter().enumerate() {
+            item_elem[i] =
+                if group_of[i] != u32::MAX && groups[group_of[i] as usize].content_like(config) {
+                    i as ElemId
+                } else if e.parent != NO_ELEM {
+                    item_elem[e.parent as usize]
+                } else {
+                    NO_ELEM
+                };
+        }
+        let mut titled = vec![0u32; groups.len()];
+        let mut seen = vec![false; n];
+        for (i, b) in page.blocks.iter().enumerate() {
+            let e = b.elem as usize;
+            let it = item_elem[e];
+            if marked[e] != NO_ELEM || is_template(i) || it == NO_ELEM {
+                continue;
+            }
+            if !seen[it as usize] {
+                seen[it as usize] = true;
+                if link_density(b) > config.max_link_density && b.link_words >= 3 {
+                    titled[item_group[e] as usize] += 1;
+                }
+            }
+        }
+        let teaser = |g: usize| -> bool {
+            let gr = &groups[g];
+            gr.content_like(config)
+                && titled[g] * 3 >= gr.items * 2
+                && gr.link_words as f64 >= TEASER_LINK_SHARE * gr.words as f64
+                && ((gr.words - gr.link_words) as f64) <= TEASER_MAX_SNIPPET * gr.items as f64
+                && !is_disclosure(&page.elements[gr.parent as usize].id_class)
+        };
+        // Content evidence outside every teaser item, before each teaser group: a list
+        // that follows an article is "more from the site"; a list that opens the page
+        // (a catalogue, search results) is the page even when legal text follows it.
+        let mut in_teaser = vec![false; n];
+        for (i, e) in page.elements.iter().enumerate() {
+            in_teaser[i] = (e.parent != NO_ELEM && in_teaser[e.parent as usize])
+                || (group_of[i] != u32::MAX && teaser(group_of[i] as usize));
+        }
+        let mut before = vec![f64::NAN; groups.len()];
+        let mut outside = 0.0;
+        for (i, b) in page.blocks.iter().enumerate() {
+            let e = b.elem as usize;
+            if marked[e] != NO_ELEM || is_template(i) {
+                continue;
+            }
+            if !in_teaser[e] {
+                outside += block_value(b, false, config).max(0.0);
+            } else if item_elem[e] != NO_ELEM {
+                let g = item_group[e] as usize;
+                if before[g].is_nan() {
+                    before[g] = outside;
+                }
+            }
+        }
+        let drop: Vec<bool> = (0..groups.len())
+            .map(|g| teaser(g) && before[g] >= config.min_article_evidence)
+            .collect();
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            for (g, gr) in groups.iter().enumerate() {
+                if teaser(g) {
+                    tracing::debug!(
+                        "teaser group under <{} {}> items {} titled {} words {} links {} before {:.0} drop {}",
+                        page.elements[gr.parent as usize].tag,
+                        page.elements[gr.parent as usize].id_class,
+                        gr.items, titled[g], gr.words, gr.link_words, before[g], drop[g]
+                    );
+                }
+            }
+        }
+        if drop.iter().any(|&d| d) {
+            for i in 0..n {
+                if marked[i] == NO_ELEM
+                    && item_elem[i] == i as ElemId
+                    && drop[item_group[i] as usize]
+                {
+                    // Mark the item and everything below it.
+                    let end = page.elements[i].end as usize;
+                    for j in i..end {
+                        if marked[j] == NO_ELEM {
+                            marked[j] = i as ElemId;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     let value = |i: usize, b: &Block| -> f64 {
         let boiler = marked[b.elem as usize] != NO_ELEM || is_template(i);
         if !boiler && item_group[b.elem as usize] != u32::MAX {
@@ -468,6 +569,32 @@ fn sum_up(page: &PageDom, values: &mut [f64]) {
 /// An element holding at least this share of the page's content evidence is never
 /// treated as boilerplate, whatever its tag or class says.
 const MAX_MARKED_SHARE: f64 = 0.5;
+
+/// A teaser is a linked title and a short snippet: its title is a sizeable share of its
+/// words (forum posts and FAQ answers that open with a linked name or question are not).
+const TEASER_LINK_SHARE: f64 = 0.15;
+
+/// …and its snippet is short: items averaging more words outside links are posts,
+/// answers or sections, not teasers.
+const TEASER_MAX_SNIPPET: f64 = 80.0;
+
+/// Accordions and FAQ toggles: their items open with a link (the toggle) but the text
+/// under it belongs to the page.
+fn is_disclosure(id_class: &str) -> bool {
+    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        matches!(
+            t,
+            "accordion"
+                | "accordions"
+                | "faq"
+                | "faqs"
+                | "toggles"
+                | "toggle"
+                | "collapse"
+                | "tabs"
+        )
+    }) || id_class.contains("accordion")
+}
 
 fn link_density(b: &Block) -> f64 {
     if b.words == 0 {
