@@ -665,6 +665,24 @@ mod tests {
     }
 
     #[test]
+    fn teaser_lists_after_the_article_are_dropped_but_listings_kept() {
+        let teasers = (1..=4)
+            .map(|i| format!("<li class=t><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div>{article}<ul>{teasers}</ul></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
+        // Without an article before it, the list is the page.
+        let out = run(&format!(
+            "<body><div><ul>{teasers}</ul><p>{ARTICLE}</p></div></body>"
+        ));
+        assert!(out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
     fn empty_page_says_why() {
         let out = run("<html><head><title>x</title></head></html>");
         assert_eq!(out.text, "");
