@@ -483,6 +483,32 @@ fn extract_pass(
         // No long text anywhere: keep what is not boilerplate in the whole body.
         page.body.unwrap_or(0)
     };
+    // An `<article>`/`<main>`/`itemprop=articleBody` element inside the container that
+    // holds nearly all of its content evidence is the text the page declares: narrow to
+    // it (the rest is the container's chrome: bylines, share bars, teaser snippets).
+    if has_content && marks != Marks::Off {
+        let c = container as usize;
+        let end = page.elements[c].end as usize;
+        let mut pick = NO_ELEM;
+        for j in c + 1..end {
+            let e = &page.elements[j];
+            let declared = matches!(&*e.tag, "article" | "main")
+                || e.role
+                    .split(' ')
+                    .any(|r| matches!(r, "main" | "articlebody"));
+            if declared
+                && marked[j] == NO_ELEM
+                && sum[j] > 0.0
+                && sum[j] >= DECLARED_SHARE * sum[c]
+                && good[j] >= DECLARED_SHARE * good[c]
+            {
+                pick = j as ElemId; // innermost qualifying (later in document order)
+            }
+        }
+        if pick != NO_ELEM {
+            container = pick;
+        }
+    }
     // A container that is one item of a repeated structure (one forum post, one product
     // card) widens to the whole structure.
     while item_group[container as usize] != u32::MAX {
@@ -569,6 +595,10 @@ fn sum_up(page: &PageDom, values: &mut [f64]) {
 /// An element holding at least this share of the page's content evidence is never
 /// treated as boilerplate, whatever its tag or class says.
 const MAX_MARKED_SHARE: f64 = 0.5;
+
+/// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
+/// share of the container's value and content evidence becomes the container.
+const DECLARED_SHARE: f64 = 0.8;
 
 /// A teaser is a linked title and a short snippet: its title is a sizeable share of its
 /// words (forum posts and FAQ answers that open with a linked name or question are not).
@@ -680,6 +710,18 @@ mod tests {
             "<body><div><ul>{teasers}</ul><p>{ARTICLE}</p></div></body>"
         ));
         assert!(out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn declared_article_narrows_the_container() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(8);
+        let html = format!(
+            "<body><div><div class=byline><p>By a writer who has written about this topic for many years now.</p></div>\
+             <article>{article}</article></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("writer"), "{}", out.text);
     }
 
     #[test]
