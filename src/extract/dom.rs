@@ -383,7 +383,7 @@ impl Builder {
                         .find(|a| &*a.name.local == n)
                         .map(|a| &*a.value)
                 };
-                if is_hidden(&attr) {
+                if is_hidden(&attr) || hidden_by_class(attr("class"), node) {
                     return;
                 }
                 match classify(tag) {
@@ -608,6 +608,23 @@ pub(crate) fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
     })
 }
 
+/// Utility classes that hide an element (Bootstrap `d-none`, `sr-only`, `visually-hidden`,
+/// WordPress `screen-reader-text`, plain `hidden`), as exact class tokens, on a small
+/// element only: "Skip to content", "Posted on", "opens in a new window". A large one is
+/// kept (CSS may show it on some screens, and missing text costs more than a stray line).
+fn hidden_by_class(class: Option<&str>, node: &Handle) -> bool {
+    class.is_some_and(|c| {
+        c.split_ascii_whitespace().any(|t| {
+            matches!(
+                t,
+                "d-none" | "hidden" | "sr-only" | "visually-hidden" | "screen-reader-text"
+            )
+        })
+    }) && text_of(node).len() <= HIDDEN_CLASS_MAX_BYTES
+}
+
+const HIDDEN_CLASS_MAX_BYTES: usize = 200;
+
 /// All text below a node (used for `<title>`), iteratively.
 fn text_of(node: &Handle) -> String {
     let mut out = String::new();
@@ -673,6 +690,13 @@ mod tests {
         assert_eq!(page.blocks[1].kind, BlockKind::ListItem);
         let div = page.elements.iter().find(|e| &*e.tag == "div").unwrap();
         assert_eq!(&*div.id_class, "main a b");
+    }
+
+    #[test]
+    fn small_elements_hidden_by_utility_classes_are_skipped() {
+        let page = parse("<p>seen <span class='sr-only'>skip me</span></p><p class='x hidden'>no</p><p class=hidden-md>kept</p>");
+        let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(text, ["seen", "kept"]);
     }
 
     #[test]

@@ -46,6 +46,9 @@ pub struct HeuristicConfig {
     pub min_article_evidence: f64,
     /// A result with fewer words is retried with fewer boilerplate marks (the cascade).
     pub retry_below_words: u32,
+    /// Lists of teasers (linked title + snippet, repeated) are boilerplate on pages with
+    /// an article of their own (`min_article_evidence` outside repeated items).
+    pub drop_teasers: bool,
 }
 
 impl Default for HeuristicConfig {
@@ -62,6 +65,7 @@ impl Default for HeuristicConfig {
             list_dominance: 0.3,
             min_article_evidence: 150.0,
             retry_below_words: 50,
+            drop_teasers: true,
         }
     }
 }
@@ -314,6 +318,103 @@ fn extract_pass(
         };
     }
 
+    // Teaser lists: content-like groups whose items open with a linked title (a heading
+    // or a link-dense line of a few words) followed by a snippet: "related", "more from"
+    // and "latest" lists. When the page has an article of its own (content evidence
+    // outside every content-like item), they are boilerplate; on a listing page (no such
+    // article) they are the page and stay content.
+    if config.drop_teasers {
+        let mut item_elem = vec![NO_ELEM; n];
+        for (i, e) in page.elements.iter().enumerate() {
+            item_elem[i] =
+                if group_of[i] != u32::MAX && groups[group_of[i] as usize].content_like(config) {
+                    i as ElemId
+                } else if e.parent != NO_ELEM {
+                    item_elem[e.parent as usize]
+                } else {
+                    NO_ELEM
+                };
+        }
+        let mut titled = vec![0u32; groups.len()];
+        let mut seen = vec![false; n];
+        for (i, b) in page.blocks.iter().enumerate() {
+            let e = b.elem as usize;
+            let it = item_elem[e];
+            if marked[e] != NO_ELEM || is_template(i) || it == NO_ELEM {
+                continue;
+            }
+            if !seen[it as usize] {
+                seen[it as usize] = true;
+                if link_density(b) > config.max_link_density && b.link_words >= 3 {
+                    titled[item_group[e] as usize] += 1;
+                }
+            }
+        }
+        let teaser = |g: usize| -> bool {
+            let gr = &groups[g];
+            gr.content_like(config)
+                && titled[g] * 3 >= gr.items * 2
+                && gr.link_words as f64 >= TEASER_LINK_SHARE * gr.words as f64
+                && ((gr.words - gr.link_words) as f64) <= TEASER_MAX_SNIPPET * gr.items as f64
+                && !is_disclosure(&page.elements[gr.parent as usize].id_class)
+        };
+        // Content evidence outside every teaser item, before each teaser group: a list
+        // that follows an article is "more from the site"; a list that opens the page
+        // (a catalogue, search results) is the page even when legal text follows it.
+        let mut in_teaser = vec![false; n];
+        for (i, e) in page.elements.iter().enumerate() {
+            in_teaser[i] = (e.parent != NO_ELEM && in_teaser[e.parent as usize])
+                || (group_of[i] != u32::MAX && teaser(group_of[i] as usize));
+        }
+        let mut before = vec![f64::NAN; groups.len()];
+        let mut outside = 0.0;
+        for (i, b) in page.blocks.iter().enumerate() {
+            let e = b.elem as usize;
+            if marked[e] != NO_ELEM || is_template(i) {
+                continue;
+            }
+            if !in_teaser[e] {
+                outside += block_value(b, false, config).max(0.0);
+            } else if item_elem[e] != NO_ELEM {
+                let g = item_group[e] as usize;
+                if before[g].is_nan() {
+                    before[g] = outside;
+                }
+            }
+        }
+        let drop: Vec<bool> = (0..groups.len())
+            .map(|g| teaser(g) && before[g] >= config.min_article_evidence)
+            .collect();
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            for (g, gr) in groups.iter().enumerate() {
+                if teaser(g) {
+                    tracing::debug!(
+                        "teaser group under <{} {}> items {} titled {} words {} links {} before {:.0} drop {}",
+                        page.elements[gr.parent as usize].tag,
+                        page.elements[gr.parent as usize].id_class,
+                        gr.items, titled[g], gr.words, gr.link_words, before[g], drop[g]
+                    );
+                }
+            }
+        }
+        if drop.iter().any(|&d| d) {
+            for i in 0..n {
+                if marked[i] == NO_ELEM
+                    && item_elem[i] == i as ElemId
+                    && drop[item_group[i] as usize]
+                {
+                    // Mark the item and everything below it.
+                    let end = page.elements[i].end as usize;
+                    for j in i..end {
+                        if marked[j] == NO_ELEM {
+                            marked[j] = i as ElemId;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     let value = |i: usize, b: &Block| -> f64 {
         let boiler = marked[b.elem as usize] != NO_ELEM || is_template(i);
         if !boiler && item_group[b.elem as usize] != u32::MAX {
@@ -382,6 +483,32 @@ fn extract_pass(
         // No long text anywhere: keep what is not boilerplate in the whole body.
         page.body.unwrap_or(0)
     };
+    // An `<article>`/`<main>`/`itemprop=articleBody` element inside the container that
+    // holds nearly all of its content evidence is the text the page declares: narrow to
+    // it (the rest is the container's chrome: bylines, share bars, teaser snippets).
+    if has_content && marks != Marks::Off {
+        let c = container as usize;
+        let end = page.elements[c].end as usize;
+        let mut pick = NO_ELEM;
+        for j in c + 1..end {
+            let e = &page.elements[j];
+            let declared = matches!(&*e.tag, "article" | "main")
+                || e.role
+                    .split(' ')
+                    .any(|r| matches!(r, "main" | "articlebody"));
+            if declared
+                && marked[j] == NO_ELEM
+                && sum[j] > 0.0
+                && sum[j] >= DECLARED_SHARE * sum[c]
+                && good[j] >= DECLARED_SHARE * good[c]
+            {
+                pick = j as ElemId; // innermost qualifying (later in document order)
+            }
+        }
+        if pick != NO_ELEM {
+            container = pick;
+        }
+    }
     // A container that is one item of a repeated structure (one forum post, one product
     // card) widens to the whole structure.
     while item_group[container as usize] != u32::MAX {
@@ -469,6 +596,36 @@ fn sum_up(page: &PageDom, values: &mut [f64]) {
 /// treated as boilerplate, whatever its tag or class says.
 const MAX_MARKED_SHARE: f64 = 0.5;
 
+/// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
+/// share of the container's value and content evidence becomes the container.
+const DECLARED_SHARE: f64 = 0.8;
+
+/// A teaser is a linked title and a short snippet: its title is a sizeable share of its
+/// words (forum posts and FAQ answers that open with a linked name or question are not).
+const TEASER_LINK_SHARE: f64 = 0.15;
+
+/// …and its snippet is short: items averaging more words outside links are posts,
+/// answers or sections, not teasers.
+const TEASER_MAX_SNIPPET: f64 = 80.0;
+
+/// Accordions and FAQ toggles: their items open with a link (the toggle) but the text
+/// under it belongs to the page.
+fn is_disclosure(id_class: &str) -> bool {
+    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        matches!(
+            t,
+            "accordion"
+                | "accordions"
+                | "faq"
+                | "faqs"
+                | "toggles"
+                | "toggle"
+                | "collapse"
+                | "tabs"
+        )
+    }) || id_class.contains("accordion")
+}
+
 fn link_density(b: &Block) -> f64 {
     if b.words == 0 {
         0.0
@@ -535,6 +692,36 @@ mod tests {
         let out = run(&html);
         assert!(out.text.contains("long body"));
         assert!(!out.text.contains("Related"));
+    }
+
+    #[test]
+    fn teaser_lists_after_the_article_are_dropped_but_listings_kept() {
+        let teasers = (1..=4)
+            .map(|i| format!("<li class=t><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div>{article}<ul>{teasers}</ul></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
+        // Without an article before it, the list is the page.
+        let out = run(&format!(
+            "<body><div><ul>{teasers}</ul><p>{ARTICLE}</p></div></body>"
+        ));
+        assert!(out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn declared_article_narrows_the_container() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(8);
+        let html = format!(
+            "<body><div><div class=byline><p>By a writer who has written about this topic for many years now.</p></div>\
+             <article>{article}</article></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("writer"), "{}", out.text);
     }
 
     #[test]
