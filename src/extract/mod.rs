@@ -88,12 +88,6 @@ impl Cascade {
         Cascade::new(vec![Box::new(heuristic::Heuristic::new(config))])
     }
 
-    /// The same cascade with `first` in front (per-site rules go before the rest).
-    pub fn with_first(mut self, first: Box<dyn Extractor>) -> Self {
-        self.steps.insert(0, first);
-        self
-    }
-
     /// Run the cascade; returns the text and the name of the method that produced it.
     pub fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> (Extracted, String) {
         let a = self.answer(page, ctx);
