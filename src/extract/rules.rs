@@ -1618,7 +1618,44 @@ enum Walk<'d> {
     ExitBlock(bool),
 }
 
+/// What a text walker does with an element, decided by its tag class (shared by the
+/// sxd and the fast-path walkers, so both write the same text).
+enum Visit {
+    /// Not visible (or a `<br>`, already written).
+    Skip,
+    /// Inline: walk the children.
+    Children,
+    /// Block-level: a block was started; walk the children, then end it.
+    Block { pre: bool },
+}
+
 impl TextWriter {
+    fn visit(&mut self, tag: &str) -> Visit {
+        match dom::classify(tag) {
+            TagClass::Skip
+            | TagClass::NoScript
+            | TagClass::Frame
+            | TagClass::Title
+            | TagClass::Meta => Visit::Skip,
+            TagClass::Br => {
+                if !self.block.is_empty() {
+                    self.block.push('\n');
+                    self.space_pending = false;
+                }
+                Visit::Skip
+            }
+            TagClass::Inline | TagClass::Link => Visit::Children,
+            TagClass::Block(kind) => {
+                self.flush();
+                let pre = kind == dom::BlockKind::Preformatted;
+                if pre {
+                    self.pre_depth += 1;
+                }
+                Visit::Block { pre }
+            }
+        }
+    }
+
     fn write<'d>(&mut self, node: Node<'d>, skip: &HashSet<Node<'d>>, emitted: &HashSet<Node<'d>>) {
         match node {
             Node::Attribute(a) => {
@@ -1657,25 +1694,10 @@ impl TextWriter {
                                     stack.push(Walk::Enter(*c));
                                 }
                             };
-                            match dom::classify(e.name().local_part()) {
-                                TagClass::Skip
-                                | TagClass::NoScript
-                                | TagClass::Frame
-                                | TagClass::Title
-                                | TagClass::Meta => {}
-                                TagClass::Br => {
-                                    if !self.block.is_empty() {
-                                        self.block.push('\n');
-                                        self.space_pending = false;
-                                    }
-                                }
-                                TagClass::Inline | TagClass::Link => push_children(&mut stack),
-                                TagClass::Block(kind) => {
-                                    self.flush();
-                                    let pre = kind == dom::BlockKind::Preformatted;
-                                    if pre {
-                                        self.pre_depth += 1;
-                                    }
+                            match self.visit(e.name().local_part()) {
+                                Visit::Skip => {}
+                                Visit::Children => push_children(&mut stack),
+                                Visit::Block { pre } => {
                                     stack.push(Walk::ExitBlock(pre));
                                     push_children(&mut stack);
                                 }
@@ -1732,25 +1754,10 @@ impl TextWriter {
                                 stack[start..].reverse();
                             };
                             let name = arena.name(n).map_or("", |l| &**l);
-                            match dom::classify(name) {
-                                TagClass::Skip
-                                | TagClass::NoScript
-                                | TagClass::Frame
-                                | TagClass::Title
-                                | TagClass::Meta => {}
-                                TagClass::Br => {
-                                    if !self.block.is_empty() {
-                                        self.block.push('\n');
-                                        self.space_pending = false;
-                                    }
-                                }
-                                TagClass::Inline | TagClass::Link => push_children(&mut stack),
-                                TagClass::Block(kind) => {
-                                    self.flush();
-                                    let pre = kind == dom::BlockKind::Preformatted;
-                                    if pre {
-                                        self.pre_depth += 1;
-                                    }
+                            match self.visit(name) {
+                                Visit::Skip => {}
+                                Visit::Children => push_children(&mut stack),
+                                Visit::Block { pre } => {
                                     stack.push(W::ExitBlock(pre));
                                     push_children(&mut stack);
                                 }
