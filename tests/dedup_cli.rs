@@ -13,15 +13,7 @@ fn write_docs(dir: &std::path::Path) -> std::path::PathBuf {
         serde_json::json!({"id": "b", "text": base.replace("tuesday", "wednesday")}),
         serde_json::json!({"id": "c", "text": "a completely different text about cooking pasta with garlic oil and fresh basil leaves from the garden, served with bread and a glass of wine on a warm summer evening"}),
     ];
-    std::fs::write(
-        &docs,
-        lines
-            .iter()
-            .map(|l| l.to_string())
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
-    .unwrap();
+    write_jsonl(&docs, &lines);
     docs
 }
 

@@ -137,15 +137,7 @@ fn dedup_reads_plain_documents_with_numeric_ids_and_explains() {
         serde_json::json!({"id": 3, "text": "a completely different text about cooking pasta with garlic oil and fresh basil leaves from the garden"}),
         serde_json::json!({"path": "x", "error": "failed"}),
     ];
-    std::fs::write(
-        &docs,
-        lines
-            .iter()
-            .map(|l| l.to_string())
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
-    .unwrap();
+    write_jsonl(&docs, &lines);
     let out = run(&[
         "dedup",
         "--threshold",

@@ -105,3 +105,9 @@ pub fn cluster_set(
         })
         .collect()
 }
+
+/// Write JSON values as a JSONL file.
+pub fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    std::fs::write(path, text.join("\n")).unwrap();
+}
