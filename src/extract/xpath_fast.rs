@@ -792,6 +792,21 @@ impl Parser<'_> {
     }
 
     /// A string expression at the top level (see [`StrPlan`]).
+    /// The arguments of a function call up to and including its `)` (the name and `(`
+    /// already consumed), each parsed by `arg`.
+    fn call_args<T>(&mut self, arg: fn(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let mut args = Vec::new();
+        if self.peek() != Some(&Tok::RParen) {
+            loop {
+                args.push(arg(self)?);
+                if !self.eat(&Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.eat(&Tok::RParen).then_some(args)
+    }
+
     fn text(&mut self) -> Option<TExpr> {
         match self.peek().cloned()? {
             Tok::Lit(s) => {
@@ -801,18 +816,7 @@ impl Parser<'_> {
             Tok::Slash | Tok::DSlash => Some(TExpr::Path(self.path()?)),
             Tok::Name(f) if self.peek_at(1) == Some(&Tok::LParen) => {
                 self.i += 2;
-                let mut args = Vec::new();
-                if self.peek() != Some(&Tok::RParen) {
-                    loop {
-                        args.push(self.text()?);
-                        if !self.eat(&Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                if !self.eat(&Tok::RParen) {
-                    return None;
-                }
+                let args = self.call_args(Self::text)?;
                 let mut a = args.into_iter().map(Box::new);
                 let e = match (f.as_str(), a.len()) {
                     ("normalize-space", 1) => TExpr::NormalizeSpace(a.next()?),
@@ -949,18 +953,7 @@ impl Parser<'_> {
             }
             Tok::Name(f) if self.peek_at(1) == Some(&Tok::LParen) => {
                 self.i += 2;
-                let mut args = Vec::new();
-                if self.peek() != Some(&Tok::RParen) {
-                    loop {
-                        args.push(self.string()?);
-                        if !self.eat(&Tok::Comma) {
-                            break;
-                        }
-                    }
-                }
-                if !self.eat(&Tok::RParen) {
-                    return None;
-                }
+                let mut args = self.call_args(Self::string)?;
                 match (f.as_str(), args.len()) {
                     ("normalize-space", 1) => {
                         Some(SExpr::NormalizeSpace(Box::new(args.pop().expect("one"))))
