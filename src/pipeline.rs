@@ -309,7 +309,7 @@ pub fn build_cascade(
                 let (parsed, _) = decode_and_parse(&page)?;
                 let vector = infholder::block_vector(&parsed.dom);
                 let saved_fit = saved.candidates(&page.url).next().map(|t| {
-                    let ok = probe.template_mask(&parsed.dom, &page.url).is_ok();
+                    let ok = probe.template_mask(&vector, &page.url).is_ok();
                     (t.group.clone(), ok)
                 });
                 Ok((page.url, vector, saved_fit))

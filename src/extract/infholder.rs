@@ -397,12 +397,12 @@ impl Infholder {
     }
 
     /// The template mask for a page, if one of its prefixes' templates matches it.
-    pub fn template_mask(&self, dom: &PageDom, url: &str) -> Result<Vec<bool>, &'static str> {
-        let vector = block_vector(dom);
+    /// `vector` is the page's [`block_vector`].
+    pub fn template_mask(&self, vector: &[u32], url: &str) -> Result<Vec<bool>, &'static str> {
         let mut any = false;
         for t in self.store.candidates(url) {
             any = true;
-            let (mask, matched) = match_template(&vector, t, self.config.max_lcs_cells);
+            let (mask, matched) = match_template(vector, t, self.config.max_lcs_cells);
             if matched >= self.config.min_template_blocks
                 && matched as f64 >= self.config.min_template_match * t.blocks.len() as f64
             {
@@ -423,7 +423,7 @@ impl Extractor for Infholder {
     }
 
     fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted> {
-        let mask = match self.template_mask(&page.dom, ctx.url) {
+        let mask = match self.template_mask(&block_vector(&page.dom), ctx.url) {
             Ok(mask) => mask,
             Err("no template") => {
                 self.no_template.fetch_add(1, Ordering::Relaxed);
