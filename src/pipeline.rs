@@ -78,7 +78,7 @@ pub fn extract_page(
         group,
         title: answer
             .title
-            .unwrap_or_else(|| title::page_title(&parsed.dom)),
+            .unwrap_or_else(|| title::page_title(&parsed.dom, Some(&page.url))),
         text: found.text,
         method: answer.method,
         date: answer.date,

@@ -140,8 +140,11 @@ fn serve_one(
     };
     let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
     max_in_flight.fetch_max(now, Ordering::SeqCst);
-    let _ = respond(&mut stream, handler(&path, nth));
+    let reply = handler(&path, nth);
+    // Leave the count before the reply goes out: once the client has read it, it may
+    // start its next request before this thread is scheduled again (seen under load).
     in_flight.fetch_sub(1, Ordering::SeqCst);
+    let _ = respond(&mut stream, reply);
 }
 
 fn respond(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {

@@ -65,6 +65,11 @@ pub struct PageDom {
     pub title: String,
     /// `og:title` / `twitter:title` meta content.
     pub meta_title: Option<String>,
+    /// `og:site_name` / `application-name` meta content: the site's name, which titles
+    /// repeat next to the page's own title.
+    pub site_name: Option<String>,
+    /// `og:url`: the address the page gives itself (for pages read from files).
+    pub meta_url: Option<String>,
     /// The `<body>` element, if there was one with content.
     pub body: Option<ElemId>,
     /// Elements nested deeper than [`MAX_DEPTH`] were flattened into their ancestor.
@@ -429,6 +434,14 @@ impl Builder {
                             && self.page.meta_title.is_none()
                         {
                             self.page.meta_title = attr("content").map(collapse);
+                        }
+                        if matches!(prop, "og:site_name" | "application-name")
+                            && self.page.site_name.is_none()
+                        {
+                            self.page.site_name = attr("content").map(collapse);
+                        }
+                        if prop == "og:url" && self.page.meta_url.is_none() {
+                            self.page.meta_url = attr("content").map(collapse);
                         }
                     }
                     TagClass::Br => {

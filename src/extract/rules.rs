@@ -2055,7 +2055,7 @@ pub fn run_tests(set: &RuleSet) -> Vec<TestOutcome> {
                         let got = a
                             .title
                             .clone()
-                            .unwrap_or_else(|| super::title::page_title(&parsed.dom));
+                            .unwrap_or_else(|| super::title::page_title(&parsed.dom, Some(&t.url)));
                         if &got != title {
                             failures.push(format!("title {got:?}, expected {title:?}"));
                         }
