@@ -25,7 +25,8 @@ pub struct Element {
     pub id_class: Box<str>,
     /// `itemprop`/`role` values, lower-cased (e.g. `articlebody`, `main`).
     pub role: Box<str>,
-    /// Hash of the tag name and the `class` value: siblings with equal `sig` are items
+    /// Hash of the tag name and the class token naming its kind ([`sig_class`]):
+    /// siblings with equal `sig` are items
     /// of one repeated structure (a product grid, a list of posts).
     pub sig: u32,
 }
@@ -503,7 +504,7 @@ impl Builder {
         let mut h = crc32fast::Hasher::new();
         h.update(tag.as_bytes());
         h.update(b"\0");
-        h.update(attr("class").unwrap_or("").trim().as_bytes());
+        h.update(sig_class(attr("class").unwrap_or("")).as_bytes());
         self.page.elements.push(Element {
             tag: tag.into(),
             parent: self.current,
@@ -665,6 +666,19 @@ pub fn collapse(s: &str) -> String {
     out
 }
 
+/// The part of a `class` value that names an element's kind, for [`Element::sig`].
+/// CMS templates add per-item tokens to repeated items (WordPress `post-94972
+/// category-dinner`, WooCommerce `product_cat-bags instock first`, `card card--featured`),
+/// which would make every card of a grid its own kind; the first token without a digit
+/// names the kind (`product`, `carousel-cell`, `card`). On WCXB dev this beat both the
+/// whole value and the value without digit tokens (listing, collection, product, service).
+fn sig_class(class: &str) -> &str {
+    class
+        .split_ascii_whitespace()
+        .find(|t| !t.bytes().any(|b| b.is_ascii_digit()))
+        .unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -686,6 +700,24 @@ mod tests {
             limit_nesting(with_optional, 1),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn cards_with_per_item_classes_share_a_signature() {
+        let page = parse(
+            "<body><div><article class='post-11 post category-soup'><p>a</p></article>\
+             <article class='post-12 post category-bread has-thumb'><p>b</p></article>\
+             <article class='teaser'><p>c</p></article></div></body>",
+        );
+        let sigs: Vec<u32> = page
+            .elements
+            .iter()
+            .filter(|e| &*e.tag == "article")
+            .map(|e| e.sig)
+            .collect();
+        assert_eq!(sigs.len(), 3);
+        assert_eq!(sigs[0], sigs[1]);
+        assert_ne!(sigs[0], sigs[2]);
     }
 
     #[test]

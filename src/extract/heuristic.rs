@@ -160,6 +160,12 @@ struct Group {
 }
 
 impl Group {
+    /// Its items are led by links (titles of listed pages), not sections or posts with
+    /// a few inline links.
+    fn linked(&self) -> bool {
+        self.link_words as f64 >= TEASER_LINK_SHARE * self.words as f64
+    }
+
     fn content_like(&self, config: &HeuristicConfig) -> bool {
         let words = self.words as f64;
         self.items >= config.min_list_items
@@ -415,11 +421,18 @@ fn extract_pass(
         }
     }
 
+    let listing = listing_page(page, config, &marked, &item_group, &groups, &is_template);
     let value = |i: usize, b: &Block| -> f64 {
         let boiler = marked[b.elem as usize] != NO_ELEM || is_template(i);
         if !boiler && item_group[b.elem as usize] != u32::MAX {
-            // A block of a listing item: its own text is content, its links are neutral.
-            (b.words - b.link_words) as f64
+            // A block of a listing item: its own text is content, its links are neutral…
+            // …unless the page has no article of its own: then the items' linked titles
+            // are what the page shows (cards wrapped whole in a link carry no other text).
+            if listing && groups[item_group[b.elem as usize] as usize].linked() {
+                (b.words - b.link_words) as f64 + LISTING_LINK_WEIGHT * b.link_words as f64
+            } else {
+                (b.words - b.link_words) as f64
+            }
         } else {
             block_value(b, boiler, config)
         }
@@ -582,6 +595,38 @@ fn extract_pass(
     }
 }
 
+/// A page with no article of its own: the content evidence outside link-led content-like
+/// repeated items ([`Group::linked`]; sections and posts with their own text count as
+/// article) and outside boilerplate is below `min_article_evidence`, and some link-led
+/// content-like repeated structure exists. Category pages, search results, shop grids and event
+/// listings whose cards are wrapped whole in a link (`<a class=card><h3>…</h3><p>…</p></a>`)
+/// have all their words in links, so without this their items would weigh nothing and a
+/// stray paragraph (an intro line, a cookie notice) would become the container.
+fn listing_page(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    marked: &[ElemId],
+    item_group: &[u32],
+    groups: &[Group],
+    is_template: &dyn Fn(usize) -> bool,
+) -> bool {
+    let mut outside = 0.0;
+    let mut in_items = false;
+    for (i, b) in page.blocks.iter().enumerate() {
+        let e = b.elem as usize;
+        if marked[e] != NO_ELEM || is_template(i) {
+            continue;
+        }
+        if item_group[e] != u32::MAX && groups[item_group[e] as usize].linked() {
+            in_items = true;
+        } else {
+            outside += block_value(b, false, config).max(0.0);
+        }
+    }
+    tracing::debug!("listing test: evidence outside items {outside:.0}, items {in_items}");
+    in_items && outside < config.min_article_evidence
+}
+
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {
     for i in (0..values.len()).rev() {
@@ -607,6 +652,11 @@ const TEASER_LINK_SHARE: f64 = 0.15;
 /// …and its snippet is short: items averaging more words outside links are posts,
 /// answers or sections, not teasers.
 const TEASER_MAX_SNIPPET: f64 = 80.0;
+
+/// On a page with no article of its own, the weight of a listing item's link words
+/// (its linked title) against the container: the items are the page, but a title is
+/// weaker evidence than a snippet (on WCXB dev listings 0.5 measured better than 1.0).
+const LISTING_LINK_WEIGHT: f64 = 0.5;
 
 /// Accordions and FAQ toggles: their items open with a link (the toggle) but the text
 /// under it belongs to the page.
@@ -710,6 +760,34 @@ mod tests {
             "<body><div><ul>{teasers}</ul><p>{ARTICLE}</p></div></body>"
         ));
         assert!(out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn cards_wrapped_in_links_are_the_listing_page() {
+        // A category page: every card is one link (title + snippet), so all its words
+        // are link words; the only paragraph outside is a notice.
+        let cards = (1..=6)
+            .map(|i| {
+                format!(
+                    "<div class=card><a href=/{i}><h3>Card title number {i} about things</h3>\
+                 <p>Snippet text of card {i} with a few more words here.</p></a></div>"
+                )
+            })
+            .collect::<String>();
+        let html = format!(
+            "<body><div class=grid>{cards}</div>\
+             <div class=notice><p>We use cookies on this site to give you a better experience and to remember your preferences when you come back.</p></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Card title number 3"), "{}", out.text);
+        assert!(out.text.contains("Snippet text of card 5"), "{}", out.text);
+        // With an article of its own, the same grid after it stays out.
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div>{article}</div><div class=grid>{cards}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("Card title"), "{}", out.text);
     }
 
     #[test]
