@@ -65,7 +65,7 @@ fn parse_only(html: &str) -> usize {
 fn extract(html: &str, config: &heuristic::HeuristicConfig) -> usize {
     let page = dom::parse_page(html);
     let found = heuristic::extract(&page.dom, config);
-    let t = title::page_title(&page.dom);
+    let t = title::page_title(&page.dom, None);
     found.text.len() + t.len()
 }
 

@@ -190,7 +190,7 @@ impl Signer {
             sampled = shingles
                 .iter()
                 .copied()
-                .filter(|&s| minhash::mix64(s ^ 0xa5a5) % self.sample_mod == 0)
+                .filter(|&s| minhash::mix64(s ^ 0xa5a5).is_multiple_of(self.sample_mod))
                 .collect();
             if sampled.is_empty() {
                 &shingles

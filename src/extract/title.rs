@@ -148,13 +148,13 @@ impl SiteName {
         if w.is_empty() {
             return true;
         }
-        if self.names.iter().any(|n| *n == w) {
+        if self.names.contains(&w) {
             return true;
         }
         // "Bogleheads.org", "davidbau.com", "Arch-Linux": spelt like the host or one of
         // its labels ("Hacker News" for news.ycombinator.com is not caught).
         let joined: String = w.concat();
-        self.host_labels.iter().any(|l| *l == joined)
+        self.host_labels.contains(&joined)
     }
 }
 
