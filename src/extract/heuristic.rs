@@ -343,10 +343,15 @@ fn extract_pass(
             if marked[e] != NO_ELEM || is_template(i) || it == NO_ELEM {
                 continue;
             }
+            // The title may follow a kicker, a category label or a date line (digg,
+            // news "latest" rails): the item is titled when a linked line comes before
+            // its first line of content evidence.
             if !seen[it as usize] {
-                seen[it as usize] = true;
                 if link_density(b) > config.max_link_density && b.link_words >= 3 {
+                    seen[it as usize] = true;
                     titled[item_group[e] as usize] += 1;
+                } else if b.words - b.link_words >= config.min_content_words {
+                    seen[it as usize] = true;
                 }
             }
         }
@@ -710,6 +715,19 @@ mod tests {
             "<body><div><ul>{teasers}</ul><p>{ARTICLE}</p></div></body>"
         ));
         assert!(out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn teasers_with_a_kicker_before_the_linked_title_are_dropped() {
+        let teasers = (1..=4)
+            .map(|i| format!("<li class=t><div class=kicker>Politics</div><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div>{article}<ul>{teasers}</ul></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
     }
 
     #[test]
