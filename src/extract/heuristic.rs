@@ -244,7 +244,9 @@ fn extract_pass(
             in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
         }
         tracing::debug!("comment evidence {comment_good:.0} of {total_good:.0}");
-        comment_good > 0.0 && total_good - comment_good < config.min_article_evidence
+        comment_good > 0.0
+            && total_good - comment_good < config.min_article_evidence
+            && !declared_article_apart(page, &in_comments, &good, config)
     };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
@@ -587,6 +589,39 @@ fn extract_pass(
     }
 }
 
+/// Whether the page declares a short article of its own apart from its comment sections:
+/// an `<article>` or `itemprop=articleBody` element outside every comment section, holding
+/// none of them, with at least a paragraph of content evidence. A blog post of a few lines
+/// followed by a long discussion (open threads, announcements) is then an article page,
+/// and its comments stay boilerplate; a forum thread has no such element apart from its
+/// posts.
+fn declared_article_apart(
+    page: &PageDom,
+    in_comments: &[bool],
+    good: &[f64],
+    config: &HeuristicConfig,
+) -> bool {
+    let n = page.elements.len();
+    // Whether each element holds a comment section (bottom-up).
+    let mut holds = vec![false; n];
+    for i in (0..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && (holds[i] || in_comments[i]) {
+            holds[p as usize] = true;
+        }
+    }
+    page.elements.iter().enumerate().any(|(i, e)| {
+        (&*e.tag == "article" || e.role.split(' ').any(|r| r == "articlebody"))
+            && !in_comments[i]
+            && !holds[i]
+            && good[i] >= config.min_content_words as f64 * DECLARED_ARTICLE_PARAGRAPHS
+    })
+}
+
+/// See [`declared_article_apart`]: the declared article's content evidence, in
+/// paragraphs of `min_content_words`.
+const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
+
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {
     for i in (0..values.len()).rev() {
@@ -728,6 +763,25 @@ mod tests {
         ));
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn short_declared_article_keeps_its_long_discussion_out() {
+        let comments = (1..=8)
+            .map(|i| format!("<li class=comment><p>Comment {i} is a reply with enough words to count as content on its own here.</p></li>"))
+            .collect::<String>();
+        // Three paragraphs: above `retry_below_words`, below `min_article_evidence`.
+        let article = format!("<p>{ARTICLE}</p>").repeat(3);
+        let out = run(&format!(
+            "<body><article>{article}</article><div id=comments><ul>{comments}</ul></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("reply"), "{}", out.text);
+        // A thread without an article of its own: the posts are the page.
+        let out = run(&format!(
+            "<body><h1>Thread title</h1><div id=comments><ul>{comments}</ul></div></body>"
+        ));
+        assert!(out.text.contains("reply"), "{}", out.text);
     }
 
     #[test]
