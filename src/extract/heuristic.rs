@@ -254,7 +254,9 @@ fn extract_pass(
             Mark::None => false,
             Mark::Comments if comments_are_content => false,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
-        };
+        } || (marks != Marks::Off
+            && total_good >= config.min_article_evidence
+            && is_interface_form(&e.tag, good[i]));
         marked[i] = if own {
             i as ElemId
         } else if e.parent != NO_ELEM {
@@ -622,6 +624,16 @@ fn declared_article_apart(
 /// paragraphs of `min_content_words`.
 const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
 
+/// A `<form>` without a line of content evidence is interface, not text: a contact or
+/// newsletter box, a search or login form (field labels, button texts, consent lines).
+/// Forms that wrap text (an ASP.NET page-wide form, old Reddit's comment bodies, a
+/// product or results list inside a filter form) hold content evidence and stay. Only
+/// on pages with an article (`min_article_evidence`): on a product page without one,
+/// the add-to-cart form holds the product's options and is the page.
+fn is_interface_form(tag: &str, good: f64) -> bool {
+    tag == "form" && good <= 0.0
+}
+
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {
     for i in (0..values.len()).rev() {
@@ -782,6 +794,21 @@ mod tests {
             "<body><h1>Thread title</h1><div id=comments><ul>{comments}</ul></div></body>"
         ));
         assert!(out.text.contains("reply"), "{}", out.text);
+    }
+
+    #[test]
+    fn interface_forms_on_article_pages_are_dropped() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let form =
+            "<form><p>First Name</p><input><p>Email address</p><input><p>Subscribe now</p></form>";
+        let out = run(&format!("<body><div>{article}{form}</div></body>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("First Name"), "{}", out.text);
+        // A form that wraps the text is not an interface form.
+        let out = run(&format!(
+            "<body><form><div>{article}<p>Closing words</p></div><input></form></body>"
+        ));
+        assert!(out.text.contains("Closing words"), "{}", out.text);
     }
 
     #[test]
