@@ -137,7 +137,7 @@ fn element_mark(
     if !config.include_comments && vocab::is_comment_name(id_class) {
         return Mark::Comments;
     }
-    if vocab::is_boilerplate_name(id_class) {
+    if vocab::is_boilerplate_name(id_class) || is_caption_name(id_class) {
         Mark::Boilerplate
     } else {
         Mark::None
@@ -634,6 +634,17 @@ fn is_interface_form(tag: &str, good: f64) -> bool {
     tag == "form" && good <= 0.0
 }
 
+/// Image captions and credits named in camelCase or run-together class names
+/// (`imageEmbedCaption`, `newsCaption`, `photocredit`): the vocabulary matches the whole
+/// tokens `caption`/`credit`, these end with them. A caption describes a picture the text
+/// does not contain; a credit line names its photographer or agency.
+fn is_caption_name(id_class: &str) -> bool {
+    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        t.len() > "caption".len()
+            && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
+    })
+}
+
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {
     for i in (0..values.len()).rev() {
@@ -809,6 +820,20 @@ mod tests {
             "<body><form><div>{article}<p>Closing words</p></div><input></form></body>"
         ));
         assert!(out.text.contains("Closing words"), "{}", out.text);
+    }
+
+    #[test]
+    fn run_together_caption_and_credit_classes_are_dropped() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(6);
+        let out = run(&format!(
+            "<body><div>{article}<div class=InlineImage-imageEmbedCaption>The minister walks past an aircraft at the air show on Monday morning in Dubai.</div>\
+             <div class=imageEmbedCredit>Some Photographer | Agency</div>{article}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("minister"), "{}", out.text);
+        assert!(!out.text.contains("Photographer"), "{}", out.text);
+        assert!(is_caption_name("newscaption"));
+        assert!(!is_caption_name("caption-less content"));
     }
 
     #[test]
