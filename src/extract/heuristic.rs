@@ -341,6 +341,8 @@ fn extract_pass(
         }
         let mut titled = vec![0u32; groups.len()];
         let mut seen = vec![false; n];
+        let mut cut = vec![false; n];
+        let mut truncated = vec![0u32; groups.len()];
         for (i, b) in page.blocks.iter().enumerate() {
             let e = b.elem as usize;
             let it = item_elem[e];
@@ -358,11 +360,17 @@ fn extract_pass(
                     seen[it as usize] = true;
                 }
             }
+            // A snippet cut off with an ellipsis is a teaser's, whatever precedes it
+            // (an image link, an unlinked title, an author and date line).
+            if !cut[it as usize] && is_truncated(&b.text) {
+                cut[it as usize] = true;
+                truncated[item_group[e] as usize] += 1;
+            }
         }
         let teaser = |g: usize| -> bool {
             let gr = &groups[g];
             gr.content_like(config)
-                && titled[g] * 3 >= gr.items * 2
+                && (titled[g] * 3 >= gr.items * 2 || truncated[g] * 3 >= gr.items * 2)
                 && gr.link_words as f64 >= TEASER_LINK_SHARE * gr.words as f64
                 && ((gr.words - gr.link_words) as f64) <= TEASER_MAX_SNIPPET * gr.items as f64
                 && !is_disclosure(&page.elements[gr.parent as usize].id_class)
@@ -391,8 +399,15 @@ fn extract_pass(
                 }
             }
         }
+        // A rail of cut-off snippets ("latest", "breaking news") may also come before the
+        // article: it is dropped when an article follows it.
         let drop: Vec<bool> = (0..groups.len())
-            .map(|g| teaser(g) && before[g] >= config.min_article_evidence)
+            .map(|g| {
+                teaser(g)
+                    && (before[g] >= config.min_article_evidence
+                        || (truncated[g] * 3 >= groups[g].items * 2
+                            && outside - before[g] >= config.min_article_evidence))
+            })
             .collect();
         if tracing::enabled!(tracing::Level::DEBUG) {
             for (g, gr) in groups.iter().enumerate() {
@@ -645,6 +660,12 @@ fn is_caption_name(id_class: &str) -> bool {
     })
 }
 
+/// Whether a block's text ends with an ellipsis: a snippet cut off to fit a teaser.
+fn is_truncated(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with("...") || t.ends_with('…')
+}
+
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {
     for i in (0..values.len()).rev() {
@@ -834,6 +855,22 @@ mod tests {
         assert!(!out.text.contains("Photographer"), "{}", out.text);
         assert!(is_caption_name("newscaption"));
         assert!(!is_caption_name("caption-less content"));
+    }
+
+    #[test]
+    fn rail_of_cut_off_snippets_before_the_article_is_dropped() {
+        let rail = (1..=5)
+            .map(|i| format!("<li class=r><a href=/{i}>Headline of another story {i}</a> <span>WASHINGTON: The opening words of that other story run on until they are cut off here...</span></li>"))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!("<body><div><ul>{rail}</ul>{article}</div></body>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("WASHINGTON"), "{}", out.text);
+        // Without an article after it, the list of snippets is the page.
+        let out = run(&format!(
+            "<body><div><ul>{rail}</ul><p>{ARTICLE}</p></div></body>"
+        ));
+        assert!(out.text.contains("WASHINGTON"), "{}", out.text);
     }
 
     #[test]
