@@ -85,6 +85,9 @@ impl PageDom {
     }
 }
 
+/// Digit runs at least this long in a class value are record ids, left out of `sig`.
+pub const MIN_ID_DIGITS: usize = 3;
+
 /// A `<noscript>` with less raw markup than this is skipped (tracking pixels, "enable
 /// JavaScript" notes); a larger one is parsed and walked.
 pub const NOSCRIPT_MIN_BYTES: usize = 2_000;
@@ -490,7 +493,21 @@ impl Builder {
         let mut h = crc32fast::Hasher::new();
         h.update(tag.as_bytes());
         h.update(b"\0");
-        h.update(attr("class").unwrap_or("").trim().as_bytes());
+        // Runs of three or more digits are left out: items whose class carries their
+        // record id (WordPress's `post-7816`, `comment-949868`) are still siblings of one
+        // kind. Shorter numbers stay: utility classes (`my-5`, `grid-cols-3`) tell
+        // different layouts apart.
+        let class = attr("class").unwrap_or("").trim().as_bytes();
+        let mut k = 0;
+        while k < class.len() {
+            let run = class[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if run >= MIN_ID_DIGITS {
+                k += run;
+            } else {
+                h.update(&class[k..k + run.max(1)]);
+                k += run.max(1);
+            }
+        }
         self.page.elements.push(Element {
             tag: tag.into(),
             parent: self.current,

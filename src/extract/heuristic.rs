@@ -874,6 +874,19 @@ mod tests {
     }
 
     #[test]
+    fn items_with_record_ids_in_their_class_form_one_group() {
+        let teasers = (1..=4)
+            .map(|i| format!("<article class=\"post-{} post\"><h3><a href=/{i}>Another story worth your time number {i}</a></h3><p>A short snippet of that story with a few words {i}.</p></article>", 7810 + i * 37))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div><div class=entry>{article}</div><section>{teasers}</section></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
     fn declared_article_narrows_the_container() {
         let article = format!("<p>{ARTICLE}</p>").repeat(8);
         let html = format!(
