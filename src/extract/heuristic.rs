@@ -137,7 +137,7 @@ fn element_mark(
     if !config.include_comments && vocab::is_comment_name(id_class) {
         return Mark::Comments;
     }
-    if vocab::is_boilerplate_name(id_class) {
+    if vocab::is_boilerplate_name(id_class) || is_caption_name(id_class) {
         Mark::Boilerplate
     } else {
         Mark::None
@@ -250,7 +250,9 @@ fn extract_pass(
             in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
         }
         tracing::debug!("comment evidence {comment_good:.0} of {total_good:.0}");
-        comment_good > 0.0 && total_good - comment_good < config.min_article_evidence
+        comment_good > 0.0
+            && total_good - comment_good < config.min_article_evidence
+            && !declared_article_apart(page, &in_comments, &good, config)
     };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
@@ -258,7 +260,9 @@ fn extract_pass(
             Mark::None => false,
             Mark::Comments if comments_are_content => false,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
-        };
+        } || (marks != Marks::Off
+            && total_good >= config.min_article_evidence
+            && is_interface_form(&e.tag, good[i]));
         marked[i] = if own {
             i as ElemId
         } else if e.parent != NO_ELEM {
@@ -343,23 +347,36 @@ fn extract_pass(
         }
         let mut titled = vec![0u32; groups.len()];
         let mut seen = vec![false; n];
+        let mut cut = vec![false; n];
+        let mut truncated = vec![0u32; groups.len()];
         for (i, b) in page.blocks.iter().enumerate() {
             let e = b.elem as usize;
             let it = item_elem[e];
             if marked[e] != NO_ELEM || is_template(i) || it == NO_ELEM {
                 continue;
             }
+            // The title may follow a kicker, a category label or a date line (digg,
+            // news "latest" rails): the item is titled when a linked line comes before
+            // its first line of content evidence.
             if !seen[it as usize] {
-                seen[it as usize] = true;
                 if link_density(b) > config.max_link_density && b.link_words >= 3 {
+                    seen[it as usize] = true;
                     titled[item_group[e] as usize] += 1;
+                } else if b.words - b.link_words >= config.min_content_words {
+                    seen[it as usize] = true;
                 }
+            }
+            // A snippet cut off with an ellipsis is a teaser's, whatever precedes it
+            // (an image link, an unlinked title, an author and date line).
+            if !cut[it as usize] && is_truncated(&b.text) {
+                cut[it as usize] = true;
+                truncated[item_group[e] as usize] += 1;
             }
         }
         let teaser = |g: usize| -> bool {
             let gr = &groups[g];
             gr.content_like(config)
-                && titled[g] * 3 >= gr.items * 2
+                && (titled[g] * 3 >= gr.items * 2 || truncated[g] * 3 >= gr.items * 2)
                 && gr.link_words as f64 >= TEASER_LINK_SHARE * gr.words as f64
                 && ((gr.words - gr.link_words) as f64) <= TEASER_MAX_SNIPPET * gr.items as f64
                 && !is_disclosure(&page.elements[gr.parent as usize].id_class)
@@ -388,8 +405,15 @@ fn extract_pass(
                 }
             }
         }
+        // A rail of cut-off snippets ("latest", "breaking news") may also come before the
+        // article: it is dropped when an article follows it.
         let drop: Vec<bool> = (0..groups.len())
-            .map(|g| teaser(g) && before[g] >= config.min_article_evidence)
+            .map(|g| {
+                teaser(g)
+                    && (before[g] >= config.min_article_evidence
+                        || (truncated[g] * 3 >= groups[g].items * 2
+                            && outside - before[g] >= config.min_article_evidence))
+            })
             .collect();
         if tracing::enabled!(tracing::Level::DEBUG) {
             for (g, gr) in groups.iter().enumerate() {
@@ -627,6 +651,66 @@ fn listing_page(
     in_items && outside < config.min_article_evidence
 }
 
+/// Whether the page declares a short article of its own apart from its comment sections:
+/// an `<article>` or `itemprop=articleBody` element outside every comment section, holding
+/// none of them, with at least a paragraph of content evidence. A blog post of a few lines
+/// followed by a long discussion (open threads, announcements) is then an article page,
+/// and its comments stay boilerplate; a forum thread has no such element apart from its
+/// posts.
+fn declared_article_apart(
+    page: &PageDom,
+    in_comments: &[bool],
+    good: &[f64],
+    config: &HeuristicConfig,
+) -> bool {
+    let n = page.elements.len();
+    // Whether each element holds a comment section (bottom-up).
+    let mut holds = vec![false; n];
+    for i in (0..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && (holds[i] || in_comments[i]) {
+            holds[p as usize] = true;
+        }
+    }
+    page.elements.iter().enumerate().any(|(i, e)| {
+        (&*e.tag == "article" || e.role.split(' ').any(|r| r == "articlebody"))
+            && !in_comments[i]
+            && !holds[i]
+            && good[i] >= config.min_content_words as f64 * DECLARED_ARTICLE_PARAGRAPHS
+    })
+}
+
+/// See [`declared_article_apart`]: the declared article's content evidence, in
+/// paragraphs of `min_content_words`.
+const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
+
+/// A `<form>` without a line of content evidence is interface, not text: a contact or
+/// newsletter box, a search or login form (field labels, button texts, consent lines).
+/// Forms that wrap text (an ASP.NET page-wide form, old Reddit's comment bodies, a
+/// product or results list inside a filter form) hold content evidence and stay. Only
+/// on pages with an article (`min_article_evidence`): on a product page without one,
+/// the add-to-cart form holds the product's options and is the page.
+fn is_interface_form(tag: &str, good: f64) -> bool {
+    tag == "form" && good <= 0.0
+}
+
+/// Image captions and credits named in camelCase or run-together class names
+/// (`imageEmbedCaption`, `newsCaption`, `photocredit`): the vocabulary matches the whole
+/// tokens `caption`/`credit`, these end with them. A caption describes a picture the text
+/// does not contain; a credit line names its photographer or agency.
+fn is_caption_name(id_class: &str) -> bool {
+    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        t.len() > "caption".len()
+            && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
+    })
+}
+
+/// Whether a block's text ends with an ellipsis: a snippet cut off to fit a teaser.
+fn is_truncated(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with("...") || t.ends_with('…')
+}
+
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {
     for i in (0..values.len()).rev() {
@@ -788,6 +872,96 @@ mod tests {
         ));
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("Card title"), "{}", out.text);
+    }
+
+    #[test]
+    fn teasers_with_a_kicker_before_the_linked_title_are_dropped() {
+        let teasers = (1..=4)
+            .map(|i| format!("<li class=t><div class=kicker>Politics</div><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div>{article}<ul>{teasers}</ul></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn short_declared_article_keeps_its_long_discussion_out() {
+        let comments = (1..=8)
+            .map(|i| format!("<li class=comment><p>Comment {i} is a reply with enough words to count as content on its own here.</p></li>"))
+            .collect::<String>();
+        // Three paragraphs: above `retry_below_words`, below `min_article_evidence`.
+        let article = format!("<p>{ARTICLE}</p>").repeat(3);
+        let out = run(&format!(
+            "<body><article>{article}</article><div id=comments><ul>{comments}</ul></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("reply"), "{}", out.text);
+        // A thread without an article of its own: the posts are the page.
+        let out = run(&format!(
+            "<body><h1>Thread title</h1><div id=comments><ul>{comments}</ul></div></body>"
+        ));
+        assert!(out.text.contains("reply"), "{}", out.text);
+    }
+
+    #[test]
+    fn interface_forms_on_article_pages_are_dropped() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let form =
+            "<form><p>First Name</p><input><p>Email address</p><input><p>Subscribe now</p></form>";
+        let out = run(&format!("<body><div>{article}{form}</div></body>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("First Name"), "{}", out.text);
+        // A form that wraps the text is not an interface form.
+        let out = run(&format!(
+            "<body><form><div>{article}<p>Closing words</p></div><input></form></body>"
+        ));
+        assert!(out.text.contains("Closing words"), "{}", out.text);
+    }
+
+    #[test]
+    fn run_together_caption_and_credit_classes_are_dropped() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(6);
+        let out = run(&format!(
+            "<body><div>{article}<div class=InlineImage-imageEmbedCaption>The minister walks past an aircraft at the air show on Monday morning in Dubai.</div>\
+             <div class=imageEmbedCredit>Some Photographer | Agency</div>{article}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("minister"), "{}", out.text);
+        assert!(!out.text.contains("Photographer"), "{}", out.text);
+        assert!(is_caption_name("newscaption"));
+        assert!(!is_caption_name("caption-less content"));
+    }
+
+    #[test]
+    fn rail_of_cut_off_snippets_before_the_article_is_dropped() {
+        let rail = (1..=5)
+            .map(|i| format!("<li class=r><a href=/{i}>Headline of another story {i}</a> <span>WASHINGTON: The opening words of that other story run on until they are cut off here...</span></li>"))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!("<body><div><ul>{rail}</ul>{article}</div></body>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("WASHINGTON"), "{}", out.text);
+        // Without an article after it, the list of snippets is the page.
+        let out = run(&format!(
+            "<body><div><ul>{rail}</ul><p>{ARTICLE}</p></div></body>"
+        ));
+        assert!(out.text.contains("WASHINGTON"), "{}", out.text);
+    }
+
+    #[test]
+    fn items_with_record_ids_in_their_class_form_one_group() {
+        let teasers = (1..=4)
+            .map(|i| format!("<article class=\"post-{} post\"><h3><a href=/{i}>Another story worth your time number {i}</a></h3><p>A short snippet of that story with a few words {i}.</p></article>", 7810 + i * 37))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div><div class=entry>{article}</div><section>{teasers}</section></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
     }
 
     #[test]
