@@ -607,7 +607,7 @@ fn push_children(node: &Handle, depth: usize, stack: &mut Vec<Step>) {
 
 /// `hidden`, `aria-hidden="true"`, `style="display:none"`: not shown to a reader.
 pub(crate) fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
-    if attr("hidden").is_some() {
+    if attr("hidden").is_some() && !attr("id").is_some_and(is_streamed_segment_id) {
         return true;
     }
     if attr("aria-hidden").is_some_and(|v| v.eq_ignore_ascii_case("true")) {
@@ -621,6 +621,15 @@ pub(crate) fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
             .to_ascii_lowercase();
         s.contains("display:none") || s.contains("visibility:hidden")
     })
+}
+
+/// React's streaming server rendering (Next.js app router and others) sends each
+/// Suspense boundary's content late in the document as `<div hidden id="S:0">…</div>`;
+/// an inline script (`$RC("B:0","S:0")`) moves it into place on load, so a reader sees
+/// it. Such pages put their whole product description or landing copy there.
+fn is_streamed_segment_id(id: &str) -> bool {
+    id.strip_prefix("S:")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Utility classes that hide an element (Bootstrap `d-none`, `sr-only`, `visually-hidden`,
@@ -749,6 +758,15 @@ mod tests {
     fn hidden_elements_are_skipped() {
         let page = parse("<p>seen</p><p style='display: none'>unseen</p><p hidden>no</p>");
         assert_eq!(page.blocks.len(), 1);
+    }
+
+    #[test]
+    fn streamed_react_segments_are_not_hidden() {
+        let page = parse(
+            "<p>seen</p><div hidden id='S:1'><p>streamed</p></div><div hidden id='S:x'><p>no</p></div>",
+        );
+        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["seen", "streamed"]);
     }
 
     #[test]

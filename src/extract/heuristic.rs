@@ -259,6 +259,7 @@ fn extract_pass(
         let own = match own_marks[i] {
             Mark::None => false,
             Mark::Comments if comments_are_content => false,
+            _ if is_page_footer(&e.tag, &e.role) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
@@ -491,6 +492,18 @@ fn extract_pass(
         sum[b.elem as usize] += v;
     }
     sum_up(page, &mut sum);
+    // No block anywhere is content evidence: what is left are short lines and headings
+    // whose links and menus were dropped (a JS-rendered shell, a store page that only
+    // shows "Reviews / Similar products", footer headings). An empty answer with its
+    // reason is more honest than those crumbs.
+    if !has_content {
+        return Extracted {
+            empty_reason: Some(
+                "no content block (only short lines, headings and link lists)".into(),
+            ),
+            ..Extracted::default()
+        };
+    }
 
     let mut container = if has_content {
         // Largest sum; among equal sums the innermost (later in document order).
@@ -552,6 +565,12 @@ fn extract_pass(
         let g = &groups[item_group[container as usize] as usize];
         container = g.parent;
     }
+    // Sections beside the container that are content too (see `sibling_sections`).
+    let in_siblings = if has_content && marks != Marks::Off {
+        sibling_sections(page, container, &sum, &marked)
+    } else {
+        vec![false; n]
+    };
     // Repeated structures that dominate the container: their link-dense blocks are
     // content (titles of listed items).
     let dominant = |g: u32| -> bool {
@@ -578,11 +597,16 @@ fn extract_pass(
         .iter()
         .enumerate()
         .filter(|&(i, _)| !is_template(i))
-        .filter(|(_, b)| page.contains(container, b.elem) || in_comments[b.elem as usize])
+        .filter(|(_, b)| {
+            page.contains(container, b.elem)
+                || in_comments[b.elem as usize]
+                || in_siblings[b.elem as usize]
+        })
         .filter(|(_, b)| {
             let m = marked[b.elem as usize];
             !(m != NO_ELEM && m != container && page.contains(container, m))
                 || in_comments[b.elem as usize]
+                || (in_siblings[b.elem as usize] && m == NO_ELEM)
         })
         .filter(|(_, b)| {
             link_density(b) <= config.max_link_density || dominant(item_group[b.elem as usize])
@@ -711,6 +735,62 @@ fn is_truncated(text: &str) -> bool {
     t.ends_with("...") || t.ends_with('…')
 }
 
+/// Product, service and landing pages spread their copy over sibling sections (hero,
+/// features, specs), each a container of its own; the largest alone loses the rest.
+/// Like Readability's sibling pass, every unmarked sibling of the container and of each
+/// of its (unmarked) ancestors whose value is at least `SIBLING_SHARE` of the
+/// container's is written out too (climbing all the way measured better on WCXB than
+/// one level: landing pages nest their sections in wrappers of varying depth). Returns, per element, whether it lies in such a
+/// sibling. Walks each ancestor's children by skipping subtrees: O(children).
+fn sibling_sections(
+    page: &PageDom,
+    container: ElemId,
+    sum: &[f64],
+    marked: &[ElemId],
+) -> Vec<bool> {
+    let n = page.elements.len();
+    let mut inside = vec![false; n];
+    let floor = (SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
+    let mut roots = Vec::new();
+    let mut cur = container;
+    loop {
+        let parent = page.elements[cur as usize].parent;
+        if parent == NO_ELEM || marked[parent as usize] != NO_ELEM {
+            break;
+        }
+        let mut j = parent as usize + 1;
+        let end = page.elements[parent as usize].end as usize;
+        while j < end {
+            if j != cur as usize && marked[j] == NO_ELEM && sum[j] >= floor {
+                roots.push(j);
+            }
+            j = page.elements[j].end as usize;
+        }
+        cur = parent;
+    }
+    if roots.is_empty() {
+        return inside;
+    }
+    // Comment sections are never appended: they are the page's discussion, written out
+    // only as the container itself (a forum) or with `include_comments`.
+    let comments = |i: usize| vocab::is_comment_name(&page.elements[i].id_class);
+    for &r in &roots {
+        inside[r] = !comments(r);
+    }
+    for i in 0..n {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && inside[p as usize] && !comments(i) {
+            inside[i] = true;
+        }
+    }
+    inside
+}
+
+/// A sibling section joins the container with at least this share of its value…
+const SIBLING_SHARE: f64 = 0.2;
+/// …and at least this value (one real paragraph).
+const SIBLING_MIN_VALUE: f64 = 10.0;
+
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {
     for i in (0..values.len()).rev() {
@@ -724,6 +804,15 @@ fn sum_up(page: &PageDom, values: &mut [f64]) {
 /// An element holding at least this share of the page's content evidence is never
 /// treated as boilerplate, whatever its tag or class says.
 const MAX_MARKED_SHARE: f64 = 0.5;
+
+/// A `<footer>` element (or `role=contentinfo`) stays boilerplate even when it holds
+/// most of the page's content evidence: on product and landing pages whose copy comes in
+/// many short blocks, the long paragraphs are the footer's legal footnotes and
+/// disclaimers. (When the footer really is all the page has, the marked pass comes out
+/// empty and the cascade retries without marks.)
+fn is_page_footer(tag: &str, role: &str) -> bool {
+    tag == "footer" || role.split(' ').any(|r| r == "contentinfo")
+}
 
 /// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
 /// share of the container's value and content evidence becomes the container.
@@ -974,6 +1063,62 @@ mod tests {
         let out = run(&html);
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("writer"), "{}", out.text);
+    }
+
+    #[test]
+    fn page_without_a_content_block_is_empty() {
+        // A store shell: menus, footer headings and one-line labels, no text of its own.
+        let html = "<body><nav><a href=/>Home</a> <a href=/c>Catalogue</a></nav>\
+             <h2>Main Content</h2><p>Reviews</p><p>Similar products</p>\
+             <footer><h3>Help</h3><ul><li><a href=/h>Help center</a></li></ul><h3>Browse by Category</h3></footer></body>";
+        let out = run(html);
+        assert_eq!(out.text, "");
+        assert!(out.empty_reason.is_some());
+        // One real paragraph is enough to answer.
+        let out = run(&format!(
+            "<body><h2>Main Content</h2><p>{ARTICLE}</p></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+    }
+
+    #[test]
+    fn long_footer_footnotes_do_not_outweigh_the_page() {
+        let legal = "Testing conducted by the company in January using preproduction systems and software, results may vary with configuration and usage.";
+        let notes = format!("<p>{legal}</p>").repeat(4);
+        // Enough copy (over `retry_below_words`) that the marked pass stands.
+        let copy = format!("<p>{ARTICLE}</p>").repeat(3);
+        let html = format!(
+            "<body><div class=hero><h2>Built to go places</h2>{copy}</div>\
+             <footer><ol>{notes}</ol></footer></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("preproduction"), "{}", out.text);
+        // A page whose only text is in its footer still answers (the cascade).
+        let out = run(&format!("<body><footer>{notes}</footer></body>"));
+        assert!(out.text.contains("preproduction"), "{}", out.text);
+    }
+
+    #[test]
+    fn sibling_sections_of_a_landing_page_are_kept() {
+        let section = |h: &str| {
+            format!(
+                "<section><h2>{h}</h2><p>{ARTICLE}</p><p><a href=/x>Learn more</a></p></section>"
+            )
+        };
+        let html = format!(
+            "<body><nav><a href=/>Home</a> <a href=/p>Pricing</a></nav><div class=page>\
+             <div class=wrap><section><h2>Hero</h2><p>{ARTICLE}</p><p>{ARTICLE} Again.</p></section></div>\
+             {}{}</div><footer><p>{ARTICLE} Legal.</p></footer></body>",
+            section("Features"),
+            section("Security")
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Again."), "{}", out.text);
+        assert!(out.text.contains("Features"), "{}", out.text);
+        assert!(out.text.contains("Security"), "{}", out.text);
+        assert!(!out.text.contains("Legal."), "{}", out.text);
+        assert!(!out.text.contains("Pricing"), "{}", out.text);
     }
 
     #[test]
