@@ -157,7 +157,16 @@ struct Group {
     words: u64,
     link_words: u64,
     links: u64,
+    /// Words of its largest item.
+    max_item: u64,
 }
+
+/// Largest share of a group's words one item may hold for the group to be a repeated
+/// structure. Siblings that share a class kind but are one text plus a few small parts
+/// (Drupal layout-builder `block …` sections: date, share bar, image, body; a product
+/// page's column grid; a forum page's opening post next to two stub widgets) are not a
+/// list, and treating them as one turns an article page into a listing.
+const MAX_ITEM_SHARE: f64 = 0.9;
 
 impl Group {
     /// Its items are led by links (titles of listed pages), not sections or posts with
@@ -169,6 +178,7 @@ impl Group {
     fn content_like(&self, config: &HeuristicConfig) -> bool {
         let words = self.words as f64;
         self.items >= config.min_list_items
+            && self.max_item as f64 <= MAX_ITEM_SHARE * words
             && words >= config.min_item_words * self.items as f64
             && ((words - self.link_words as f64) >= config.min_item_text_share * words
                 || self.link_words as f64 >= config.min_item_words * self.links as f64)
@@ -313,7 +323,22 @@ fn extract_pass(
             gr.words += words[i];
             gr.link_words += link_words[i];
             gr.links += links[i];
+            gr.max_item = gr.max_item.max(words[i]);
             group_of[i] = g;
+        }
+    }
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        for gr in groups.iter().filter(|g| g.content_like(config)) {
+            let p = &page.elements[gr.parent as usize];
+            tracing::debug!(
+                "content-like group under {} <{} {}> items {} words {} link words {}",
+                gr.parent,
+                p.tag,
+                p.id_class,
+                gr.items,
+                gr.words,
+                gr.link_words
+            );
         }
     }
     // Nearest content-like repeated item enclosing each element (or NONE).
@@ -888,6 +913,23 @@ mod tests {
 
     fn run(html: &str) -> Extracted {
         extract(&parse(html), &HeuristicConfig::default())
+    }
+
+    #[test]
+    fn a_group_whose_one_item_holds_nearly_all_words_is_not_a_list() {
+        let config = HeuristicConfig::default();
+        let g = |max_item| Group {
+            parent: 0,
+            items: 4,
+            words: 400,
+            link_words: 0,
+            links: 0,
+            max_item,
+        };
+        // Four posts of about equal length: a repeated structure.
+        assert!(g(120).content_like(&config));
+        // A body section next to a date line, a share bar and a caption: one text.
+        assert!(!g(380).content_like(&config));
     }
 
     #[test]
