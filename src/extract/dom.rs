@@ -91,7 +91,6 @@ impl PageDom {
     }
 }
 
-
 /// A `<noscript>` with less raw markup than this is skipped (tracking pixels, "enable
 /// JavaScript" notes); a larger one is parsed and walked.
 pub const NOSCRIPT_MIN_BYTES: usize = 2_000;

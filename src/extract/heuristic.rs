@@ -137,7 +137,8 @@ fn element_mark(
     if !config.include_comments && vocab::is_comment_name(id_class) {
         return Mark::Comments;
     }
-    if vocab::is_boilerplate_name(id_class) || is_caption_name(id_class) {
+    if vocab::is_boilerplate_name(id_class) || is_caption_name(id_class) || is_author_box(id_class)
+    {
         Mark::Boilerplate
     } else {
         Mark::None
@@ -754,6 +755,27 @@ fn is_caption_name(id_class: &str) -> bool {
     })
 }
 
+/// Author and reviewer boxes (`author-bio`, `about-author`, `author-box`,
+/// `author-info`, `author-details`): the writer's portrait, short biography and links,
+/// shown after (sometimes before) the article on blogs, health and finance sites. They
+/// describe the author, not the subject, and are not part of the text. One class name
+/// must hold both an author token and a box/biography token, so a plain `author` byline
+/// class or a forum post's `author` name is not matched.
+fn is_author_box(id_class: &str) -> bool {
+    id_class.split_ascii_whitespace().any(|name| {
+        let mut author = false;
+        let mut boxed = false;
+        for t in name.split(|c: char| !c.is_alphanumeric()) {
+            match t {
+                "author" | "authors" | "reviewer" => author = true,
+                "bio" | "box" | "about" | "info" | "details" | "profile" | "card" => boxed = true,
+                _ => {}
+            }
+        }
+        author && boxed
+    })
+}
+
 /// Whether a block's text ends with an ellipsis: a snippet cut off to fit a teaser.
 fn is_truncated(text: &str) -> bool {
     let t = text.trim_end();
@@ -1139,6 +1161,22 @@ mod tests {
         // A page whose only text is in its footer still answers (the cascade).
         let out = run(&format!("<body><footer>{notes}</footer></body>"));
         assert!(out.text.contains("preproduction"), "{}", out.text);
+    }
+
+    #[test]
+    fn author_boxes_are_dropped() {
+        assert!(is_author_box("author-bio clearfix"));
+        assert!(is_author_box("about-author"));
+        assert!(!is_author_box("author"));
+        assert!(!is_author_box("post-info"));
+        let html = format!(
+            "<body><article><h1>Title</h1><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} End.</p>\
+             <div class=\"author-box\"><p>Jane writes about gardens and has done so for many years, \
+             contributing to several magazines. Biography.</p></div></article></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("End."), "{}", out.text);
+        assert!(!out.text.contains("Biography."), "{}", out.text);
     }
 
     #[test]
