@@ -341,11 +341,16 @@ struct Builder {
     pre_depth: u32,
     /// Parsed `<noscript>` fragments being walked.
     fragments: Vec<RcDom>,
+    /// The document root and its readable text size (computed on first need), for
+    /// [`holds_most_text`].
+    document: Option<Handle>,
+    doc_text_bytes: Option<usize>,
 }
 
 impl Builder {
     fn build(mut self, document: &Handle) -> PageDom {
         self.current = NO_ELEM;
+        self.document = Some(document.clone());
         let mut stack = vec![Step::Enter(document.clone(), 0)];
         while let Some(step) = stack.pop() {
             match step {
@@ -389,7 +394,9 @@ impl Builder {
                         .find(|a| &*a.name.local == n)
                         .map(|a| &*a.value)
                 };
-                if is_hidden(&attr) || hidden_by_class(attr("class"), node) {
+                if (is_hidden(&attr) && !is_tab_panel(&attr) && !self.holds_most_text(node))
+                    || hidden_by_class(attr("class"), node)
+                {
                     return;
                 }
                 match classify(tag) {
@@ -598,6 +605,70 @@ impl Builder {
     }
 }
 
+impl Builder {
+    /// Whether `node` holds most of the document's readable text. Single-page-app and
+    /// theme templates hide the whole page until scripts or fonts load (Next.js
+    /// `<div style="visibility:hidden">` around everything, `aria-hidden="true"` on the
+    /// app root while a consent dialog is open); a reader sees that text, so such a
+    /// page-level wrapper is not treated as hidden. Real hidden parts (menus, modals,
+    /// the mobile copy of a section) hold a minority of the page.
+    fn holds_most_text(&mut self, node: &Handle) -> bool {
+        let total = match self.doc_text_bytes {
+            Some(t) => t,
+            None => {
+                let t = self.document.as_ref().map_or(0, readable_text_bytes);
+                self.doc_text_bytes = Some(t);
+                t
+            }
+        };
+        let own = readable_text_bytes(node);
+        own >= HIDDEN_CLASS_MAX_BYTES && own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64
+    }
+}
+
+/// An inactive tab of a tab set (`role="tabpanel"`, hidden until its tab is clicked):
+/// documentation sites show one code sample or install recipe per language or platform
+/// this way (Docusaurus, Sphinx tabs, design-system tabs); every panel is part of the
+/// page's text, the hidden ones only a click away.
+fn is_tab_panel<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
+    attr("role").is_some_and(|r| {
+        r.split_ascii_whitespace()
+            .any(|t| t.eq_ignore_ascii_case("tabpanel"))
+    })
+}
+
+/// Share of the document's readable text a hidden element must hold to be a page-level
+/// wrapper hidden only until scripts run (see [`Builder::holds_most_text`]).
+const HIDDEN_WRAPPER_MIN_SHARE: f64 = 0.5;
+
+/// Non-whitespace text bytes below a node, outside scripts, styles and templates.
+fn readable_text_bytes(node: &Handle) -> usize {
+    let mut n = 0;
+    let mut stack = vec![node.clone()];
+    while let Some(h) = stack.pop() {
+        match &h.data {
+            NodeData::Text { contents } => {
+                n += contents
+                    .borrow()
+                    .bytes()
+                    .filter(|b| !b.is_ascii_whitespace())
+                    .count();
+            }
+            NodeData::Element { name, .. }
+                if matches!(
+                    &*name.local,
+                    "script" | "style" | "template" | "noscript" | "svg"
+                ) => {}
+            _ => {
+                for c in h.children.borrow().iter() {
+                    stack.push(c.clone());
+                }
+            }
+        }
+    }
+    n
+}
+
 fn push_children(node: &Handle, depth: usize, stack: &mut Vec<Step>) {
     for child in node.children.borrow().iter().rev() {
         stack.push(Step::Enter(child.clone(), depth));
@@ -751,6 +822,31 @@ mod tests {
         let page = parse("<p>seen <span class='sr-only'>skip me</span></p><p class='x hidden'>no</p><p class=hidden-md>kept</p>");
         let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(text, ["seen", "kept"]);
+    }
+
+    #[test]
+    fn page_wrapper_hidden_until_scripts_run_is_walked() {
+        let body = "the whole page text is here ".repeat(10);
+        let html = format!(
+            "<div style='visibility:hidden'><p style='display:none'>menu</p><p>{body}</p></div><p>foot</p>"
+        );
+        let page = parse(&html);
+        let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(text, [body.trim(), "foot"]);
+        // A hidden part holding a minority of the text stays hidden.
+        let page = parse(&format!(
+            "<p>{body}</p><p>{body}</p><div aria-hidden=true><p>{body}</p></div>"
+        ));
+        assert_eq!(page.blocks.len(), 2);
+    }
+
+    #[test]
+    fn hidden_tab_panels_are_walked() {
+        let page = parse(
+            "<div role=tabpanel><p>pip install x</p></div><div role=tabpanel hidden style='display:none'><p>npm install x</p></div><p>intro</p><p>intro</p><p>intro</p><p>intro</p>",
+        );
+        let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(text[..2], ["pip install x", "npm install x"]);
     }
 
     #[test]
