@@ -937,6 +937,12 @@ mod tests {
         extract(&parse(html), &HeuristicConfig::default())
     }
 
+    /// A long article followed, in the same container, by `rest`.
+    fn after_article(rest: &str) -> Extracted {
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        run(&format!("<body><div>{article}{rest}</div></body>"))
+    }
+
     #[test]
     fn a_group_whose_one_item_holds_nearly_all_words_is_not_a_list() {
         let config = HeuristicConfig::default();
@@ -986,10 +992,7 @@ mod tests {
         let teasers = (1..=4)
             .map(|i| format!("<li class=t><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
             .collect::<String>();
-        let article = format!("<p>{ARTICLE}</p>").repeat(12);
-        let out = run(&format!(
-            "<body><div>{article}<ul>{teasers}</ul></div></body>"
-        ));
+        let out = after_article(&format!("<ul>{teasers}</ul>"));
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("snippet"), "{}", out.text);
         // Without an article before it, the list is the page.
@@ -1032,10 +1035,7 @@ mod tests {
         let teasers = (1..=4)
             .map(|i| format!("<li class=t><div class=kicker>Politics</div><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
             .collect::<String>();
-        let article = format!("<p>{ARTICLE}</p>").repeat(12);
-        let out = run(&format!(
-            "<body><div>{article}<ul>{teasers}</ul></div></body>"
-        ));
+        let out = after_article(&format!("<ul>{teasers}</ul>"));
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("snippet"), "{}", out.text);
     }
