@@ -531,7 +531,7 @@ fn extract_pass(
         };
     }
 
-    let mut container = if has_content {
+    let mut container = {
         // Largest sum; among equal sums the innermost (later in document order).
         let mut best = 0usize;
         for i in 0..n {
@@ -555,14 +555,11 @@ fn extract_pass(
             }
         }
         best as ElemId
-    } else {
-        // No long text anywhere: keep what is not boilerplate in the whole body.
-        page.body.unwrap_or(0)
     };
     // An `<article>`/`<main>`/`itemprop=articleBody` element inside the container that
     // holds nearly all of its content evidence is the text the page declares: narrow to
     // it (the rest is the container's chrome: bylines, share bars, teaser snippets).
-    if has_content && marks != Marks::Off {
+    if marks != Marks::Off {
         let c = container as usize;
         let end = page.elements[c].end as usize;
         let mut pick = NO_ELEM;
@@ -592,7 +589,7 @@ fn extract_pass(
         container = g.parent;
     }
     // Sections beside the container that are content too (see `sibling_sections`).
-    let in_siblings = if has_content && marks != Marks::Off {
+    let in_siblings = if marks != Marks::Off {
         sibling_sections(page, container, &sum, &marked)
     } else {
         vec![false; n]
@@ -642,7 +639,7 @@ fn extract_pass(
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
     // Short blocks after the last one are kept: they are often "Source:" lines and
     // short comments, which belong to the text (trimming them measured worse).
-    let first = if config.trim_edges && has_content {
+    let first = if config.trim_edges {
         kept.iter()
             .position(|&(i, b)| value(i, b) > 0.0)
             .unwrap_or(0)
