@@ -137,8 +137,7 @@ fn element_mark(
     if !config.include_comments && vocab::is_comment_name(id_class) {
         return Mark::Comments;
     }
-    if vocab::is_boilerplate_name(id_class) || is_caption_name(id_class) || is_author_box(id_class)
-    {
+    if vocab::is_boilerplate_name(id_class) {
         Mark::Boilerplate
     } else {
         Mark::None
@@ -629,7 +628,6 @@ fn extract_pass(
             let m = marked[b.elem as usize];
             !(m != NO_ELEM && m != container && page.contains(container, m))
                 || in_comments[b.elem as usize]
-                || (in_siblings[b.elem as usize] && m == NO_ELEM)
         })
         .filter(|(_, b)| {
             link_density(b) <= config.max_link_density || dominant(item_group[b.elem as usize])
@@ -739,38 +737,6 @@ const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
 /// the add-to-cart form holds the product's options and is the page.
 fn is_interface_form(tag: &str, good: f64) -> bool {
     tag == "form" && good <= 0.0
-}
-
-/// Image captions and credits named in camelCase or run-together class names
-/// (`imageEmbedCaption`, `newsCaption`, `photocredit`): the vocabulary matches the whole
-/// tokens `caption`/`credit`, these end with them. A caption describes a picture the text
-/// does not contain; a credit line names its photographer or agency.
-fn is_caption_name(id_class: &str) -> bool {
-    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
-        t.len() > "caption".len()
-            && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
-    })
-}
-
-/// Author and reviewer boxes (`author-bio`, `about-author`, `author-box`,
-/// `author-info`, `author-details`): the writer's portrait, short biography and links,
-/// shown after (sometimes before) the article on blogs, health and finance sites. They
-/// describe the author, not the subject, and are not part of the text. One class name
-/// must hold both an author token and a box/biography token, so a plain `author` byline
-/// class or a forum post's `author` name is not matched.
-fn is_author_box(id_class: &str) -> bool {
-    id_class.split_ascii_whitespace().any(|name| {
-        let mut author = false;
-        let mut boxed = false;
-        for t in name.split(|c: char| !c.is_alphanumeric()) {
-            match t {
-                "author" | "authors" | "reviewer" => author = true,
-                "bio" | "box" | "about" | "info" | "details" | "profile" | "card" => boxed = true,
-                _ => {}
-            }
-        }
-        author && boxed
-    })
 }
 
 /// Whether a block's text ends with an ellipsis: a snippet cut off to fit a teaser.
@@ -1081,8 +1047,6 @@ mod tests {
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("minister"), "{}", out.text);
         assert!(!out.text.contains("Photographer"), "{}", out.text);
-        assert!(is_caption_name("newscaption"));
-        assert!(!is_caption_name("caption-less content"));
     }
 
     #[test]
@@ -1162,10 +1126,6 @@ mod tests {
 
     #[test]
     fn author_boxes_are_dropped() {
-        assert!(is_author_box("author-bio clearfix"));
-        assert!(is_author_box("about-author"));
-        assert!(!is_author_box("author"));
-        assert!(!is_author_box("post-info"));
         let html = format!(
             "<body><article><h1>Title</h1><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} End.</p>\
              <div class=\"author-box\"><p>Jane writes about gardens and has done so for many years, \

@@ -53,16 +53,16 @@ fn choose_title(page: &PageDom, url: Option<&str>) -> String {
     // An <h1> that says what a title part says. One that says only what the last of
     // several parts says names the site ("Defining Traits - The Rust Programming
     // Language" over a book-wide <h1>): that part is dropped, the <h1> not used.
+    let part_words: Vec<Vec<String>> = parts.iter().map(|p| words(p)).collect();
     let mut best: Option<(f64, &str)> = None;
     let mut site_like: Vec<&str> = Vec::new();
     for &h1 in &h1s {
         let h = words(h1);
-        let matches: Vec<(usize, f64)> = parts
+        let matches: Vec<(usize, f64)> = part_words
             .iter()
             .enumerate()
-            .filter_map(|(rank, part)| {
-                let p = words(part);
-                let common = overlap(&h, &p) as f64;
+            .filter_map(|(rank, p)| {
+                let common = overlap(&h, p) as f64;
                 (common >= H1_PRECISION * h.len() as f64 && common >= H1_COVERAGE * p.len() as f64)
                     .then(|| (rank, common / p.len() as f64))
             })
@@ -94,7 +94,7 @@ fn choose_title(page: &PageDom, url: Option<&str>) -> String {
 
 /// What names the site rather than the page.
 struct SiteName {
-    /// Word sequences of `og:site_name`, logo and repeated `<h1>`s.
+    /// Word sequences of `og:site_name` and of logo `<h1>`s (all link).
     names: Vec<Vec<String>>,
     /// The host's labels (hyphens dropped) and the whole host run together.
     host_labels: Vec<String>,
@@ -106,17 +106,15 @@ impl SiteName {
         if let Some(s) = page.site_name.as_deref() {
             names.push(words(s));
         }
-        let h1s: Vec<_> = page
-            .blocks
-            .iter()
-            .filter(|b| b.kind == BlockKind::Heading(1) && b.words > 0)
-            .collect();
-        for b in &h1s {
-            // A heading that is all link is the logo linking home.
-            if b.link_words >= b.words {
-                names.push(words(clean_heading(&b.text)));
-            }
-        }
+        // A heading that is all link is the logo linking home.
+        names.extend(
+            page.blocks
+                .iter()
+                .filter(|b| {
+                    b.kind == BlockKind::Heading(1) && b.words > 0 && b.link_words >= b.words
+                })
+                .map(|b| words(clean_heading(&b.text))),
+        );
         names.retain(|n| !n.is_empty());
         // Each label without `www` and the last (the suffix), and the whole host.
         let host_labels = url
@@ -163,10 +161,13 @@ impl SiteName {
 /// be the site's, the whole title: a separator may be part of the title itself
 /// ("boot — процесс запуска системы").
 fn without_site(title: &str, site: &SiteName, also_site: &[&str]) -> String {
-    let is_site = |p: &str| site.names(p) || also_site.iter().any(|s| words(s) == words(p));
+    let also: Vec<Vec<String>> = also_site.iter().map(|s| words(s)).collect();
     let parts = split_parts(title);
-    let known = parts.iter().any(|p| is_site(p));
-    if !known && parts.len() >= 2 {
+    let is_site: Vec<bool> = parts
+        .iter()
+        .map(|p| site.names(p) || also.contains(&words(p)))
+        .collect();
+    if !is_site.contains(&true) && parts.len() >= 2 {
         // No evidence: a short last part after a much longer title is the usual
         // "Article headline - Site Name".
         let last = words(parts[parts.len() - 1]).len();
@@ -175,19 +176,24 @@ fn without_site(title: &str, site: &SiteName, also_site: &[&str]) -> String {
             .map(|p| words(p).len())
             .sum();
         if last <= SITE_MAX_WORDS && rest >= 2 * last.max(1) {
-            let end = parts[parts.len() - 2];
-            let cut = end.as_ptr() as usize - title.as_ptr() as usize + end.len();
-            return title[..cut].trim().to_string();
+            return span(title, title, parts[parts.len() - 2])
+                .trim()
+                .to_string();
         }
     }
-    let Some(first) = parts.iter().position(|p| !is_site(p)) else {
+    let Some(first) = is_site.iter().position(|s| !s) else {
         return title.trim().to_string();
     };
-    let last = parts.iter().rposition(|p| !is_site(p)).unwrap_or(first);
-    // Parts are slices of `title`: cut from the first kept one to the end of the last.
-    let start = parts[first].as_ptr() as usize - title.as_ptr() as usize;
-    let end = parts[last].as_ptr() as usize - title.as_ptr() as usize + parts[last].len();
-    title[start..end].to_string()
+    let last = is_site.iter().rposition(|s| !s).unwrap_or(first);
+    span(title, parts[first], parts[last]).to_string()
+}
+
+/// The text of `title` from part `from` to the end of part `to` (both slices of it),
+/// separators between them included as written.
+fn span<'a>(title: &'a str, from: &str, to: &str) -> &'a str {
+    let start = from.as_ptr() as usize - title.as_ptr() as usize;
+    let end = to.as_ptr() as usize - title.as_ptr() as usize + to.len();
+    &title[start..end]
 }
 
 /// `Page | Section | Site` → its trimmed, non-empty parts, in order.

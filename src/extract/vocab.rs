@@ -148,11 +148,17 @@ fn tokens(id_class: &str) -> impl Iterator<Item = &str> {
         .filter(|t| !t.is_empty())
 }
 
-/// The class/id vocabulary names a boilerplate container. Each class name (and the id)
-/// is decided by its last decisive token, as compound names put the head noun last
-/// (`main-nav` is navigation, `entry-content` content, `post-footer` a footer); the
-/// element is boilerplate when some name says boilerplate and none says content.
+/// The class/id vocabulary names a boilerplate container: by the head noun of its
+/// names ([`named_by_head_noun`]), or as an image caption/credit or an author box.
 pub fn is_boilerplate_name(id_class: &str) -> bool {
+    named_by_head_noun(id_class) || is_caption_name(id_class) || is_author_box(id_class)
+}
+
+/// Each class name (and the id) is decided by its last decisive token, as compound
+/// names put the head noun last (`main-nav` is navigation, `entry-content` content,
+/// `post-footer` a footer); the element is boilerplate when some name says boilerplate
+/// and none says content.
+fn named_by_head_noun(id_class: &str) -> bool {
     let mut boiler = false;
     for name in id_class.split_ascii_whitespace() {
         let mut decision = None;
@@ -176,6 +182,38 @@ pub fn is_boilerplate_name(id_class: &str) -> bool {
         }
     }
     boiler
+}
+
+/// Image captions and credits named in camelCase or run-together class names
+/// (`imageEmbedCaption`, `newsCaption`, `photocredit`): the vocabulary matches the whole
+/// tokens `caption`/`credit`, these end with them. A caption describes a picture the text
+/// does not contain; a credit line names its photographer or agency.
+fn is_caption_name(id_class: &str) -> bool {
+    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        t.len() > "caption".len()
+            && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
+    })
+}
+
+/// Author and reviewer boxes (`author-bio`, `about-author`, `author-box`,
+/// `author-info`, `author-details`): the writer's portrait, short biography and links,
+/// shown after (sometimes before) the article on blogs, health and finance sites. They
+/// describe the author, not the subject, and are not part of the text. One class name
+/// must hold both an author token and a box/biography token, so a plain `author` byline
+/// class or a forum post's `author` name is not matched.
+fn is_author_box(id_class: &str) -> bool {
+    id_class.split_ascii_whitespace().any(|name| {
+        let mut author = false;
+        let mut boxed = false;
+        for t in name.split(|c: char| !c.is_alphanumeric()) {
+            match t {
+                "author" | "authors" | "reviewer" => author = true,
+                "bio" | "box" | "about" | "info" | "details" | "profile" | "card" => boxed = true,
+                _ => {}
+            }
+        }
+        author && boxed
+    })
 }
 
 fn is_content_token(t: &str) -> bool {
@@ -250,5 +288,11 @@ mod tests {
         assert!(is_boilerplate_name("блок реклама"));
         assert!(is_comment_name("comments-area"));
         assert!(!is_comment_name("commerce"));
+        assert!(is_caption_name("newscaption"));
+        assert!(!is_caption_name("caption-less content"));
+        assert!(is_author_box("author-bio clearfix"));
+        assert!(is_author_box("about-author"));
+        assert!(!is_author_box("author"));
+        assert!(!is_author_box("post-info"));
     }
 }
