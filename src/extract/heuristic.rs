@@ -626,6 +626,10 @@ fn extract_pass(
         })
         .filter(|(_, b)| {
             let m = marked[b.elem as usize];
+            if in_siblings[b.elem as usize] && !page.contains(container, b.elem) {
+                // Sibling sections start unmarked: a mark inside one is its chrome.
+                return m == NO_ELEM;
+            }
             !(m != NO_ELEM && m != container && page.contains(container, m))
                 || in_comments[b.elem as usize]
         })
@@ -1156,6 +1160,25 @@ mod tests {
         assert!(out.text.contains("Security"), "{}", out.text);
         assert!(!out.text.contains("Legal."), "{}", out.text);
         assert!(!out.text.contains("Pricing"), "{}", out.text);
+    }
+
+    #[test]
+    fn marks_inside_sibling_sections_still_count() {
+        // The menu inside the page wrapper makes the hero the container; the Features
+        // section joins it as a sibling, without its share box.
+        let menu = (1..=12)
+            .map(|i| format!("<a href=/{i}>Menu item {i}</a> "))
+            .collect::<String>();
+        let html = format!(
+            "<body><div class=page><nav>{menu}</nav>\
+             <div class=wrap><section><h2>Hero</h2><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} Again.</p></section></div>\
+             <section><h2>Features</h2><p>{ARTICLE}</p><p>{ARTICLE}</p>\
+             <div class=share-buttons><p>Share this page with your friends on every network you use today.</p></div>\
+             </section></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Features"), "{}", out.text);
+        assert!(!out.text.contains("friends"), "{}", out.text);
     }
 
     #[test]
