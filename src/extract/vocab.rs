@@ -217,8 +217,14 @@ fn is_author_box(id_class: &str) -> bool {
 }
 
 fn is_content_token(t: &str) -> bool {
-    CONTENT_PREFIX.iter().any(|p| t.starts_with(p))
+    CONTENT_PREFIX.iter().any(|p| t.starts_with(p)) && !LIST_OF_OTHERS.contains(&t)
 }
+
+/// Plural content nouns name a list of *other* pages' items (`related-posts`,
+/// `popular-articles`, `more-stories`, `recent-entries`), not the page's own text: they
+/// decide nothing, so the modifier before them does (`related` → boilerplate), and a
+/// plain `posts` wrapper stays unmarked.
+const LIST_OF_OTHERS: &[&str] = &["posts", "articles", "stories", "entries"];
 
 /// The class/id vocabulary names a comment section (or a comment).
 pub fn is_comment_name(id_class: &str) -> bool {
@@ -294,5 +300,9 @@ mod tests {
         assert!(is_author_box("about-author"));
         assert!(!is_author_box("author"));
         assert!(!is_author_box("post-info"));
+        assert!(is_boilerplate_name("ast-single-related-posts-container"));
+        assert!(is_boilerplate_name("popular-articles"));
+        assert!(!is_boilerplate_name("posts"));
+        assert!(!is_boilerplate_name("post-content"));
     }
 }
