@@ -270,6 +270,9 @@ fn extract_pass(
             Mark::None => false,
             Mark::Comments if comments_are_content => false,
             _ if is_page_footer(&e.tag, &e.role) => true,
+            // Consent banners and modal dialogs are never the page, however long their
+            // text (cookie-category descriptions outweighing a short service page).
+            Mark::Boilerplate if vocab::is_overlay_name(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
@@ -1179,6 +1182,23 @@ mod tests {
         let out = run(&html);
         assert!(out.text.contains("Features"), "{}", out.text);
         assert!(!out.text.contains("friends"), "{}", out.text);
+    }
+
+    #[test]
+    fn consent_banners_and_modals_stay_out_even_when_longest() {
+        // A short service page; the consent dialog's category descriptions hold most of
+        // the page's text evidence.
+        let copy = format!("<p>{ARTICLE} Service.</p>").repeat(3);
+        let purpose = "These technologies are strictly necessary to provide you with the site and its features and cannot be switched off here.";
+        let banner = format!("<p>{purpose}</p>").repeat(5);
+        let html = format!(
+            "<body><main><h1>Our service</h1>{copy}</main>\
+             <div class=\"cmplz-cookiebanner cmplz-hidden\"><div class=cmplz-body>{banner}</div></div>\
+             <div class=memberModal><p>{purpose} Member.</p></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Service."), "{}", out.text);
+        assert!(!out.text.contains("strictly necessary"), "{}", out.text);
     }
 
     #[test]

@@ -151,7 +151,38 @@ fn tokens(id_class: &str) -> impl Iterator<Item = &str> {
 /// The class/id vocabulary names a boilerplate container: by the head noun of its
 /// names ([`named_by_head_noun`]), or as an image caption/credit or an author box.
 pub fn is_boilerplate_name(id_class: &str) -> bool {
-    named_by_head_noun(id_class) || is_caption_name(id_class) || is_author_box(id_class)
+    named_by_head_noun(id_class)
+        || is_caption_name(id_class)
+        || is_author_box(id_class)
+        || is_overlay_name(id_class)
+}
+
+/// Overlays: modal dialogs (`modal`, run-together `memberModal`, `v8Modal`), popups and
+/// cookie/consent banners (`cmplz-cookiebanner`, `cookie-notice`, `gdpr-consent`). They
+/// sit beside the page (often at the end of `<body>`, shown by scripts) and are never
+/// its content, whatever a content token in the same name says (`modal-content`,
+/// `cmplz-body`). Used by the heuristic to keep such marks even on elements holding most
+/// of a short page's text.
+pub fn is_overlay_name(id_class: &str) -> bool {
+    let mut cookie = false;
+    let mut notice = false;
+    for t in tokens(id_class) {
+        if t == "modal"
+            || t == "popup"
+            || t.starts_with("consent")
+            || t.starts_with("gdpr")
+            || (t.len() > "cookies".len() && t.starts_with("cookie"))
+            || (t.len() > "modal".len() && (t.ends_with("modal") || t.ends_with("popup")))
+        {
+            return true;
+        }
+        cookie |= t == "cookie" || t == "cookies";
+        notice |= matches!(
+            t,
+            "banner" | "notice" | "bar" | "law" | "message" | "policy"
+        );
+    }
+    cookie && notice
 }
 
 /// Each class name (and the id) is decided by its last decisive token, as compound
@@ -304,5 +335,12 @@ mod tests {
         assert!(is_boilerplate_name("popular-articles"));
         assert!(!is_boilerplate_name("posts"));
         assert!(!is_boilerplate_name("post-content"));
+        assert!(is_overlay_name("membermodal"));
+        assert!(is_overlay_name("v8modal"));
+        assert!(is_overlay_name("cmplz-cookiebanner cmplz-hidden"));
+        assert!(is_overlay_name("cookie-notice"));
+        assert!(is_overlay_name("modal-content"));
+        assert!(!is_overlay_name("cookies recipe"));
+        assert!(!is_overlay_name("modality"));
     }
 }
