@@ -132,7 +132,14 @@ fn element_mark(
         return Mark::None;
     }
     if marks == Marks::Structural {
-        return Mark::None;
+        // Overlays (consent banners, modal dialogs) are never the page, even when the
+        // vocabulary is otherwise distrusted: a short marked answer must not make a
+        // cookie dialog the longest one.
+        return if vocab::is_overlay_name(id_class) {
+            Mark::Boilerplate
+        } else {
+            Mark::None
+        };
     }
     if !config.include_comments && vocab::is_comment_name(id_class) {
         return Mark::Comments;
@@ -1195,6 +1202,22 @@ mod tests {
             "<body><main><h1>Our service</h1>{copy}</main>\
              <div class=\"cmplz-cookiebanner cmplz-hidden\"><div class=cmplz-body>{banner}</div></div>\
              <div class=memberModal><p>{purpose} Member.</p></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Service."), "{}", out.text);
+        assert!(!out.text.contains("strictly necessary"), "{}", out.text);
+    }
+
+    #[test]
+    fn consent_dialog_stays_out_of_the_retry_without_vocabulary() {
+        // The vocabulary marks the content's own wrapper (`widget`), so the cascade
+        // retries with tags and roles only; the consent dialog must stay out of it.
+        let copy = format!("<p>{ARTICLE} Service.</p>").repeat(3);
+        let purpose = "These technologies are strictly necessary to provide you with the site and its features and cannot be switched off here.";
+        let banner = format!("<p>{purpose}</p>").repeat(6);
+        let html = format!(
+            "<body><div class=widget>{copy}</div>\
+             <div id=onetrust-consent-sdk><div class=ot-pc-content>{banner}</div></div></body>"
         );
         let out = run(&html);
         assert!(out.text.contains("Service."), "{}", out.text);
