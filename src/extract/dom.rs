@@ -77,12 +77,32 @@ pub struct PageDom {
     pub truncated_depth: bool,
     /// Number of `<frame>`/`<iframe>` elements (a page that is only frames has no text).
     pub frames: u32,
+    /// `og:type` meta content, lower-cased (`article`, `product`, `product.group`…).
+    pub og_type: Option<String>,
+    /// A JSON-LD block (`<script type=application/ld+json>`) gives some entity the type
+    /// `Product` (see [`PageDom::declares_product`]).
+    pub ld_product: bool,
 }
 
 impl PageDom {
     /// Total words of all visible blocks.
     pub fn visible_words(&self) -> u64 {
         self.blocks.iter().map(|b| b.words as u64).sum()
+    }
+
+    /// Whether the page says it shows one product: `og:type` `product` (or
+    /// `product.item`, not `product.group`, a category page), or a JSON-LD `Product` on a
+    /// page that does not call itself an article (editorial reviews describe the reviewed
+    /// product in JSON-LD too). Stores' product pages carry customer reviews and
+    /// questions next to the description; see the heuristic's review items.
+    pub fn declares_product(&self) -> bool {
+        match self.og_type.as_deref() {
+            Some(t) if t.starts_with("product") || t.starts_with("og:product") => {
+                !t.contains("group")
+            }
+            Some("article") => false,
+            _ => self.ld_product,
+        }
     }
 
     /// Whether element `inner` is `outer` or inside it.
@@ -400,7 +420,14 @@ impl Builder {
                     return;
                 }
                 match classify(tag) {
-                    TagClass::Skip => {}
+                    TagClass::Skip => {
+                        if tag == "script"
+                            && !self.page.ld_product
+                            && attr("type").is_some_and(|t| t.contains("ld+json"))
+                        {
+                            self.page.ld_product = ld_declares_product(&text_of(node));
+                        }
+                    }
                     TagClass::NoScript => {
                         // With scripting on, html5ever keeps `<noscript>` as raw text. Some
                         // sites (Discourse, Flarum forums) put the whole page there for
@@ -447,6 +474,9 @@ impl Builder {
                             && self.page.site_name.is_none()
                         {
                             self.page.site_name = attr("content").map(collapse);
+                        }
+                        if prop == "og:type" && self.page.og_type.is_none() {
+                            self.page.og_type = attr("content").map(|c| collapse(c).to_lowercase());
                         }
                         if prop == "og:url" && self.page.meta_url.is_none() {
                             self.page.meta_url = attr("content").map(collapse);
@@ -719,6 +749,25 @@ fn hidden_by_class(class: Option<&str>, node: &Handle) -> bool {
 
 const HIDDEN_CLASS_MAX_BYTES: usize = 200;
 
+/// Whether a JSON-LD text gives some entity the type `Product` (`"@type": "Product"` or
+/// `"@type": ["Product", …]`), by a plain scan: no JSON parse.
+fn ld_declares_product(json: &str) -> bool {
+    let mut rest = json;
+    while let Some(at) = rest.find("\"@type\"") {
+        rest = &rest[at + "\"@type\"".len()..];
+        let v = rest.trim_start();
+        let Some(v) = v.strip_prefix(':') else {
+            continue;
+        };
+        let v = v.trim_start();
+        let v = v.strip_prefix('[').map_or(v, str::trim_start);
+        if v.starts_with("\"Product\"") {
+            return true;
+        }
+    }
+    false
+}
+
 /// All text below a node (used for `<title>`), iteratively.
 fn text_of(node: &Handle) -> String {
     let mut out = String::new();
@@ -847,6 +896,29 @@ mod tests {
         );
         let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(text[..2], ["pip install x", "npm install x"]);
+    }
+
+    #[test]
+    fn product_declarations() {
+        let og = |t: &str| parse(&format!("<meta property=og:type content='{t}'><p>x</p>"));
+        assert!(og("product").declares_product());
+        assert!(og("product.item").declares_product());
+        assert!(!og("product.group").declares_product());
+        assert!(!og("website").declares_product());
+        let ld = |og: &str, json: &str| {
+            parse(&format!(
+                "<meta property=og:type content={og}><script type='application/ld+json'>{json}</script><p>x</p>"
+            ))
+        };
+        assert!(ld("website", r#"{"@type" : "Product", "name": "x"}"#).declares_product());
+        assert!(ld("website", r#"{"@type":["Product","Thing"]}"#).declares_product());
+        assert!(!ld("website", r#"{"@type":"ProductGroup"}"#).declares_product());
+        // An editorial review describes the reviewed product too.
+        assert!(!ld(
+            "article",
+            r#"{"@type":"Review","itemReviewed":{"@type":"Product"}}"#
+        )
+        .declares_product());
     }
 
     #[test]
