@@ -652,9 +652,48 @@ impl Builder {
             }
         };
         let own = readable_text_bytes(node);
-        own >= HIDDEN_CLASS_MAX_BYTES && own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64
+        own >= HIDDEN_CLASS_MAX_BYTES
+            && (own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64
+                || enclosing_main(node).is_some_and(|m| {
+                    own as f64 > HIDDEN_MAIN_MIN_SHARE * readable_text_bytes(&m) as f64
+                }))
     }
 }
+
+/// The nearest `<main>` (or `role=main`) ancestor of `node`. A hidden wrapper holding
+/// most of the page's main region is hidden only until scripts run (Shopify lock-down
+/// and age-gate apps wrap the product section in `<div style="display:none">` inside
+/// `<main>`), even when menus and footers outweigh it in the whole document.
+/// (A hidden copy of a visible text, such as a blog's raw Markdown in `<pre hidden>`,
+/// holds only about half of its main region: see [`HIDDEN_MAIN_MIN_SHARE`].)
+fn enclosing_main(node: &Handle) -> Option<Handle> {
+    let mut cur = parent_of(node);
+    while let Some(h) = cur {
+        if let NodeData::Element { name, attrs, .. } = &h.data {
+            let main = &*name.local == "main"
+                || attrs
+                    .borrow()
+                    .iter()
+                    .any(|a| &*a.name.local == "role" && a.value.eq_ignore_ascii_case("main"));
+            if main {
+                return Some(h);
+            }
+        }
+        cur = parent_of(&h);
+    }
+    None
+}
+
+fn parent_of(node: &Handle) -> Option<Handle> {
+    let weak = node.parent.take();
+    let parent = weak.as_ref().and_then(|w| w.upgrade());
+    node.parent.set(weak);
+    parent
+}
+
+/// Share of its `<main>` region's text a hidden element must hold to be that region's
+/// wrapper hidden until scripts run (the rest of the region is then nearly empty).
+const HIDDEN_MAIN_MIN_SHARE: f64 = 0.8;
 
 /// An inactive tab of a tab set (`role="tabpanel"`, hidden until its tab is clicked):
 /// documentation sites show one code sample or install recipe per language or platform
@@ -887,6 +926,27 @@ mod tests {
             "<p>{body}</p><p>{body}</p><div aria-hidden=true><p>{body}</p></div>"
         ));
         assert_eq!(page.blocks.len(), 2);
+    }
+
+    #[test]
+    fn main_region_hidden_until_scripts_run_is_walked() {
+        let body = "the product description is here ".repeat(10);
+        let menu = "<p>menu entry and another menu entry</p>".repeat(30);
+        let html = format!(
+            "<nav>{menu}</nav><main><div style='display:none'><p>{body}</p></div><p>x</p></main>"
+        );
+        let page = parse(&html);
+        assert!(page.blocks.iter().any(|b| b.text == body.trim()));
+        // A hidden copy of a visible text in the same region stays hidden.
+        let html = format!("<nav>{menu}</nav><main><p>{body}</p><pre hidden>{body}</pre></main>");
+        assert_eq!(
+            parse(&html)
+                .blocks
+                .iter()
+                .filter(|b| b.text == body.trim())
+                .count(),
+            1
+        );
     }
 
     #[test]
