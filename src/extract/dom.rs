@@ -414,7 +414,9 @@ impl Builder {
                         .find(|a| &*a.name.local == n)
                         .map(|a| &*a.value)
                 };
-                if (is_hidden(&attr) && !is_tab_panel(&attr) && !self.holds_most_text(node))
+                if ((is_hidden(&attr) || hidden_by_hide_class(attr("class")))
+                    && !is_tab_panel(&attr)
+                    && !self.holds_most_text(node))
                     || hidden_by_class(attr("class"), node)
                 {
                     return;
@@ -788,6 +790,14 @@ fn hidden_by_class(class: Option<&str>, node: &Handle) -> bool {
 
 const HIDDEN_CLASS_MAX_BYTES: usize = 200;
 
+/// The `hide` utility class (Bootstrap 2/3, Foundation, many themes: `.hide {display:
+/// none}`): hidden like an inline `display:none`, at any size, and with the same guards
+/// (a page-level wrapper hidden until scripts run, a tab panel). Unlike `hidden`, it is
+/// not a Tailwind class that a responsive `lg:block` shows again on desktop.
+fn hidden_by_hide_class(class: Option<&str>) -> bool {
+    class.is_some_and(|c| c.split_ascii_whitespace().any(|t| t == "hide"))
+}
+
 /// Whether a JSON-LD text gives some entity the type `Product` (`"@type": "Product"` or
 /// `"@type": ["Product", …]`), by a plain scan: no JSON parse.
 fn ld_declares_product(json: &str) -> bool {
@@ -947,6 +957,21 @@ mod tests {
                 .count(),
             1
         );
+    }
+
+    #[test]
+    fn hide_class_hides_at_any_size() {
+        let body = "the whole page text is here ".repeat(10);
+        let page = parse(&format!(
+            "<p>{body}</p><p>{body}</p><dl class='info hide'><dt>{body}</dt></dl><p class=hide-mobile>kept</p>"
+        ));
+        let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(text, [body.trim(), body.trim(), "kept"]);
+        // A page-level wrapper hidden until scripts run is walked.
+        let page = parse(&format!(
+            "<main class='post hide'><p>{body}</p></main><p>foot</p>"
+        ));
+        assert_eq!(page.blocks.len(), 2);
     }
 
     #[test]
