@@ -77,12 +77,32 @@ pub struct PageDom {
     pub truncated_depth: bool,
     /// Number of `<frame>`/`<iframe>` elements (a page that is only frames has no text).
     pub frames: u32,
+    /// `og:type` meta content, lower-cased (`article`, `product`, `product.group`…).
+    pub og_type: Option<String>,
+    /// A JSON-LD block (`<script type=application/ld+json>`) gives some entity the type
+    /// `Product` (see [`PageDom::declares_product`]).
+    pub ld_product: bool,
 }
 
 impl PageDom {
     /// Total words of all visible blocks.
     pub fn visible_words(&self) -> u64 {
         self.blocks.iter().map(|b| b.words as u64).sum()
+    }
+
+    /// Whether the page says it shows one product: `og:type` `product` (or
+    /// `product.item`, not `product.group`, a category page), or a JSON-LD `Product` on a
+    /// page that does not call itself an article (editorial reviews describe the reviewed
+    /// product in JSON-LD too). Stores' product pages carry customer reviews and
+    /// questions next to the description; see the heuristic's review items.
+    pub fn declares_product(&self) -> bool {
+        match self.og_type.as_deref() {
+            Some(t) if t.starts_with("product") || t.starts_with("og:product") => {
+                !t.contains("group")
+            }
+            Some("article") => false,
+            _ => self.ld_product,
+        }
     }
 
     /// Whether element `inner` is `outer` or inside it.
@@ -394,13 +414,22 @@ impl Builder {
                         .find(|a| &*a.name.local == n)
                         .map(|a| &*a.value)
                 };
-                if (is_hidden(&attr) && !is_tab_panel(&attr) && !self.holds_most_text(node))
+                if ((is_hidden(&attr) || hidden_by_hide_class(attr("class")))
+                    && !is_tab_panel(&attr)
+                    && !self.holds_most_text(node))
                     || hidden_by_class(attr("class"), node)
                 {
                     return;
                 }
                 match classify(tag) {
-                    TagClass::Skip => {}
+                    TagClass::Skip => {
+                        if tag == "script"
+                            && !self.page.ld_product
+                            && attr("type").is_some_and(|t| t.contains("ld+json"))
+                        {
+                            self.page.ld_product = ld_declares_product(&text_of(node));
+                        }
+                    }
                     TagClass::NoScript => {
                         // With scripting on, html5ever keeps `<noscript>` as raw text. Some
                         // sites (Discourse, Flarum forums) put the whole page there for
@@ -447,6 +476,9 @@ impl Builder {
                             && self.page.site_name.is_none()
                         {
                             self.page.site_name = attr("content").map(collapse);
+                        }
+                        if prop == "og:type" && self.page.og_type.is_none() {
+                            self.page.og_type = attr("content").map(|c| collapse(c).to_lowercase());
                         }
                         if prop == "og:url" && self.page.meta_url.is_none() {
                             self.page.meta_url = attr("content").map(collapse);
@@ -622,9 +654,48 @@ impl Builder {
             }
         };
         let own = readable_text_bytes(node);
-        own >= HIDDEN_CLASS_MAX_BYTES && own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64
+        own >= HIDDEN_CLASS_MAX_BYTES
+            && (own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64
+                || enclosing_main(node).is_some_and(|m| {
+                    own as f64 > HIDDEN_MAIN_MIN_SHARE * readable_text_bytes(&m) as f64
+                }))
     }
 }
+
+/// The nearest `<main>` (or `role=main`) ancestor of `node`. A hidden wrapper holding
+/// most of the page's main region is hidden only until scripts run (Shopify lock-down
+/// and age-gate apps wrap the product section in `<div style="display:none">` inside
+/// `<main>`), even when menus and footers outweigh it in the whole document.
+/// (A hidden copy of a visible text, such as a blog's raw Markdown in `<pre hidden>`,
+/// holds only about half of its main region: see [`HIDDEN_MAIN_MIN_SHARE`].)
+fn enclosing_main(node: &Handle) -> Option<Handle> {
+    let mut cur = parent_of(node);
+    while let Some(h) = cur {
+        if let NodeData::Element { name, attrs, .. } = &h.data {
+            let main = &*name.local == "main"
+                || attrs
+                    .borrow()
+                    .iter()
+                    .any(|a| &*a.name.local == "role" && a.value.eq_ignore_ascii_case("main"));
+            if main {
+                return Some(h);
+            }
+        }
+        cur = parent_of(&h);
+    }
+    None
+}
+
+fn parent_of(node: &Handle) -> Option<Handle> {
+    let weak = node.parent.take();
+    let parent = weak.as_ref().and_then(|w| w.upgrade());
+    node.parent.set(weak);
+    parent
+}
+
+/// Share of its `<main>` region's text a hidden element must hold to be that region's
+/// wrapper hidden until scripts run (the rest of the region is then nearly empty).
+const HIDDEN_MAIN_MIN_SHARE: f64 = 0.8;
 
 /// An inactive tab of a tab set (`role="tabpanel"`, hidden until its tab is clicked):
 /// documentation sites show one code sample or install recipe per language or platform
@@ -718,6 +789,33 @@ fn hidden_by_class(class: Option<&str>, node: &Handle) -> bool {
 }
 
 const HIDDEN_CLASS_MAX_BYTES: usize = 200;
+
+/// The `hide` utility class (Bootstrap 2/3, Foundation, many themes: `.hide {display:
+/// none}`): hidden like an inline `display:none`, at any size, and with the same guards
+/// (a page-level wrapper hidden until scripts run, a tab panel). Unlike `hidden`, it is
+/// not a Tailwind class that a responsive `lg:block` shows again on desktop.
+fn hidden_by_hide_class(class: Option<&str>) -> bool {
+    class.is_some_and(|c| c.split_ascii_whitespace().any(|t| t == "hide"))
+}
+
+/// Whether a JSON-LD text gives some entity the type `Product` (`"@type": "Product"` or
+/// `"@type": ["Product", …]`), by a plain scan: no JSON parse.
+fn ld_declares_product(json: &str) -> bool {
+    let mut rest = json;
+    while let Some(at) = rest.find("\"@type\"") {
+        rest = &rest[at + "\"@type\"".len()..];
+        let v = rest.trim_start();
+        let Some(v) = v.strip_prefix(':') else {
+            continue;
+        };
+        let v = v.trim_start();
+        let v = v.strip_prefix('[').map_or(v, str::trim_start);
+        if v.starts_with("\"Product\"") {
+            return true;
+        }
+    }
+    false
+}
 
 /// All text below a node (used for `<title>`), iteratively.
 fn text_of(node: &Handle) -> String {
@@ -841,12 +939,71 @@ mod tests {
     }
 
     #[test]
+    fn main_region_hidden_until_scripts_run_is_walked() {
+        let body = "the product description is here ".repeat(10);
+        let menu = "<p>menu entry and another menu entry</p>".repeat(30);
+        let html = format!(
+            "<nav>{menu}</nav><main><div style='display:none'><p>{body}</p></div><p>x</p></main>"
+        );
+        let page = parse(&html);
+        assert!(page.blocks.iter().any(|b| b.text == body.trim()));
+        // A hidden copy of a visible text in the same region stays hidden.
+        let html = format!("<nav>{menu}</nav><main><p>{body}</p><pre hidden>{body}</pre></main>");
+        assert_eq!(
+            parse(&html)
+                .blocks
+                .iter()
+                .filter(|b| b.text == body.trim())
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn hide_class_hides_at_any_size() {
+        let body = "the whole page text is here ".repeat(10);
+        let page = parse(&format!(
+            "<p>{body}</p><p>{body}</p><dl class='info hide'><dt>{body}</dt></dl><p class=hide-mobile>kept</p>"
+        ));
+        let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(text, [body.trim(), body.trim(), "kept"]);
+        // A page-level wrapper hidden until scripts run is walked.
+        let page = parse(&format!(
+            "<main class='post hide'><p>{body}</p></main><p>foot</p>"
+        ));
+        assert_eq!(page.blocks.len(), 2);
+    }
+
+    #[test]
     fn hidden_tab_panels_are_walked() {
         let page = parse(
             "<div role=tabpanel><p>pip install x</p></div><div role=tabpanel hidden style='display:none'><p>npm install x</p></div><p>intro</p><p>intro</p><p>intro</p><p>intro</p>",
         );
         let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(text[..2], ["pip install x", "npm install x"]);
+    }
+
+    #[test]
+    fn product_declarations() {
+        let og = |t: &str| parse(&format!("<meta property=og:type content='{t}'><p>x</p>"));
+        assert!(og("product").declares_product());
+        assert!(og("product.item").declares_product());
+        assert!(!og("product.group").declares_product());
+        assert!(!og("website").declares_product());
+        let ld = |og: &str, json: &str| {
+            parse(&format!(
+                "<meta property=og:type content={og}><script type='application/ld+json'>{json}</script><p>x</p>"
+            ))
+        };
+        assert!(ld("website", r#"{"@type" : "Product", "name": "x"}"#).declares_product());
+        assert!(ld("website", r#"{"@type":["Product","Thing"]}"#).declares_product());
+        assert!(!ld("website", r#"{"@type":"ProductGroup"}"#).declares_product());
+        // An editorial review describes the reviewed product too.
+        assert!(!ld(
+            "article",
+            r#"{"@type":"Review","itemReviewed":{"@type":"Product"}}"#
+        )
+        .declares_product());
     }
 
     #[test]

@@ -263,6 +263,15 @@ pub fn is_comment_name(id_class: &str) -> bool {
         && tokens(id_class).any(|t| COMMENT_PREFIX.iter().any(|p| t.starts_with(p)))
 }
 
+/// Customer reviews on a store's product page: a class/id token that starts with
+/// `review` (`review`, `reviews`, `customer-review`, `jdgm-review-widget`,
+/// `reviewText`), or `itemprop=review` (in `role`, which holds `itemprop` values).
+/// `itemprop=reviewBody` is a content role and is decided before this.
+pub fn is_review_name(id_class: &str, role: &str) -> bool {
+    tokens(id_class).any(|t| t.starts_with("review") || t.starts_with("отзыв"))
+        || role.split(' ').any(|r| r == "review")
+}
+
 /// Tags that are boilerplate by themselves.
 pub fn is_boilerplate_tag(tag: &str) -> bool {
     matches!(
