@@ -270,6 +270,7 @@ fn extract_pass(
             Mark::None => false,
             Mark::Comments if comments_are_content => false,
             _ if is_page_footer(&e.tag, &e.role) => true,
+            _ if is_consent_dialog(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
@@ -828,6 +829,19 @@ fn is_page_footer(tag: &str, role: &str) -> bool {
     tag == "footer" || role.split(' ').any(|r| r == "contentinfo")
 }
 
+/// A cookie or privacy-consent dialog (OneTrust's `onetrust-consent-sdk`, `cookie-banner`,
+/// `gdpr-…`) stays boilerplate even when it holds most of the page's content evidence:
+/// its vendor descriptions are hundreds of words of long paragraphs, more than a listing
+/// page (category, home page, recipe collection) has outside its link-led cards, so the
+/// "most of the page is never boilerplate" rule made it the container on news, recipe and
+/// tech home pages alike. (A page whose only text is the dialog still answers: the marked
+/// pass comes out empty and the cascade retries without marks.)
+fn is_consent_dialog(id_class: &str) -> bool {
+    id_class
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|t| matches!(t, "cookie" | "cookies" | "consent" | "gdpr" | "onetrust"))
+}
+
 /// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
 /// share of the container's value and content evidence becomes the container.
 const DECLARED_SHARE: f64 = 0.8;
@@ -1179,6 +1193,28 @@ mod tests {
         let out = run(&html);
         assert!(out.text.contains("Features"), "{}", out.text);
         assert!(!out.text.contains("friends"), "{}", out.text);
+    }
+
+    #[test]
+    fn consent_dialog_stays_boilerplate_on_a_listing_page() {
+        // A category page of linked cards next to a consent dialog whose vendor
+        // descriptions are the page's only long paragraphs.
+        let cards = (1..=8)
+            .map(|i| {
+                format!(
+                    "<div class=card><a href=/{i}>Recipe card number {i} with a title</a></div>"
+                )
+            })
+            .collect::<String>();
+        let vendors = "<p>We process your data to deliver content or advertisements and measure the delivery of such content to extract insights about our website.</p>".repeat(8);
+        let html = format!(
+            "<body><div class=list>{cards}</div>\
+             <div id=onetrust-consent-sdk><div class=ot-pc-content>{vendors}</div></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Recipe card number 3"), "{}", out.text);
+        assert!(!out.text.contains("vendors"), "{}", out.text);
+        assert!(!out.text.contains("insights"), "{}", out.text);
     }
 
     #[test]
