@@ -602,6 +602,17 @@ fn extract_pass(
                 >= config.list_dominance * words[container as usize] as f64
             && page.contains(container, groups[g as usize].parent)
     };
+    // Whether each element lies in an item of a dominant structure, at any depth: a
+    // listing's cards may each hold a smaller repeated structure of their own (a recipe
+    // category page whose sections each list eight linked cards), and the innermost
+    // structure alone is too small to dominate.
+    let mut in_dominant = vec![false; n];
+    for (i, e) in page.elements.iter().enumerate() {
+        in_dominant[i] = (e.parent != NO_ELEM && in_dominant[e.parent as usize])
+            || (group_of[i] != u32::MAX
+                && groups[group_of[i] as usize].content_like(config)
+                && dominant(group_of[i]));
+    }
 
     // The container's blocks, without link lists and boilerplate-marked sub-elements.
     // With `include_comments`, comment sections outside the container (not inside
@@ -634,9 +645,7 @@ fn extract_pass(
             !(m != NO_ELEM && m != container && page.contains(container, m))
                 || in_comments[b.elem as usize]
         })
-        .filter(|(_, b)| {
-            link_density(b) <= config.max_link_density || dominant(item_group[b.elem as usize])
-        })
+        .filter(|(_, b)| link_density(b) <= config.max_link_density || in_dominant[b.elem as usize])
         .collect();
     // Short blocks before the first content block are the container's own chrome
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
@@ -1215,6 +1224,27 @@ mod tests {
         assert!(out.text.contains("Recipe card number 3"), "{}", out.text);
         assert!(!out.text.contains("vendors"), "{}", out.text);
         assert!(!out.text.contains("insights"), "{}", out.text);
+    }
+
+    #[test]
+    fn linked_cards_of_nested_sections_are_kept_on_a_listing_page() {
+        // A category page: sections (one repeated structure), each a list of linked
+        // cards (a smaller one); no section's list alone dominates the page.
+        let section = |s: u32| {
+            let cards = (1..=4)
+                .map(|i| format!("<div class=card><a href=/{s}/{i}>Linked card {s}.{i} of this section</a></div>"))
+                .collect::<String>();
+            format!(
+                "<section class=group><h2>Section {s}</h2><div class=cards>{cards}</div></section>"
+            )
+        };
+        let html = format!(
+            "<body><div class=groups>{}</div></body>",
+            (1..=6).map(section).collect::<String>()
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Linked card 2.3"), "{}", out.text);
+        assert!(out.text.contains("Linked card 5.1"), "{}", out.text);
     }
 
     #[test]
