@@ -605,12 +605,15 @@ fn extract_pass(
     // Whether each element lies in an item of a dominant structure, at any depth: a
     // listing's cards may each hold a smaller repeated structure of their own (a recipe
     // category page whose sections each list eight linked cards), and the innermost
-    // structure alone is too small to dominate.
+    // structure alone is too small to dominate. Only link-led structures
+    // ([`Group::linked`]) pass this on: an article's paragraphs form a dominant repeated
+    // structure too, and the "read more" link lists inside them stay dropped.
     let mut in_dominant = vec![false; n];
     for (i, e) in page.elements.iter().enumerate() {
         in_dominant[i] = (e.parent != NO_ELEM && in_dominant[e.parent as usize])
             || (group_of[i] != u32::MAX
                 && groups[group_of[i] as usize].content_like(config)
+                && groups[group_of[i] as usize].linked()
                 && dominant(group_of[i]));
     }
 
