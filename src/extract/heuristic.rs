@@ -281,6 +281,7 @@ fn extract_pass(
             // Consent banners and modal dialogs are never the page, however long their
             // text (cookie-category descriptions outweighing a short service page).
             Mark::Boilerplate if vocab::is_overlay_name(&e.id_class) => true,
+            _ if is_consent_dialog(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
@@ -612,6 +613,20 @@ fn extract_pass(
                 >= config.list_dominance * words[container as usize] as f64
             && page.contains(container, groups[g as usize].parent)
     };
+    // Whether each element lies in an item of a dominant structure, at any depth: a
+    // listing's cards may each hold a smaller repeated structure of their own (a recipe
+    // category page whose sections each list eight linked cards), and the innermost
+    // structure alone is too small to dominate. Only link-led structures
+    // ([`Group::linked`]) pass this on: an article's paragraphs form a dominant repeated
+    // structure too, and the "read more" link lists inside them stay dropped.
+    let mut in_dominant = vec![false; n];
+    for (i, e) in page.elements.iter().enumerate() {
+        in_dominant[i] = (e.parent != NO_ELEM && in_dominant[e.parent as usize])
+            || (group_of[i] != u32::MAX
+                && groups[group_of[i] as usize].content_like(config)
+                && groups[group_of[i] as usize].linked()
+                && dominant(group_of[i]));
+    }
 
     // The container's blocks, without link lists and boilerplate-marked sub-elements.
     // With `include_comments`, comment sections outside the container (not inside
@@ -644,9 +659,7 @@ fn extract_pass(
             !(m != NO_ELEM && m != container && page.contains(container, m))
                 || in_comments[b.elem as usize]
         })
-        .filter(|(_, b)| {
-            link_density(b) <= config.max_link_density || dominant(item_group[b.elem as usize])
-        })
+        .filter(|(_, b)| link_density(b) <= config.max_link_density || in_dominant[b.elem as usize])
         .collect();
     // Short blocks before the first content block are the container's own chrome
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
@@ -868,6 +881,19 @@ const MAX_MARKED_SHARE: f64 = 0.5;
 /// empty and the cascade retries without marks.)
 fn is_page_footer(tag: &str, role: &str) -> bool {
     tag == "footer" || role.split(' ').any(|r| r == "contentinfo")
+}
+
+/// A cookie or privacy-consent dialog (OneTrust's `onetrust-consent-sdk`, `cookie-banner`,
+/// `gdpr-…`) stays boilerplate even when it holds most of the page's content evidence:
+/// its vendor descriptions are hundreds of words of long paragraphs, more than a listing
+/// page (category, home page, recipe collection) has outside its link-led cards, so the
+/// "most of the page is never boilerplate" rule made it the container on news, recipe and
+/// tech home pages alike. (A page whose only text is the dialog still answers: the marked
+/// pass comes out empty and the cascade retries without marks.)
+fn is_consent_dialog(id_class: &str) -> bool {
+    id_class
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|t| matches!(t, "cookie" | "cookies" | "consent" | "gdpr" | "onetrust"))
 }
 
 /// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
@@ -1281,6 +1307,49 @@ mod tests {
              <div class=review-verdict><p>{ARTICLE} Verdict.</p></div></body>"
         );
         assert!(run(&article).text.contains("Verdict."));
+    }
+
+    #[test]
+    fn consent_dialog_stays_boilerplate_on_a_listing_page() {
+        // A category page of linked cards next to a consent dialog whose vendor
+        // descriptions are the page's only long paragraphs.
+        let cards = (1..=8)
+            .map(|i| {
+                format!(
+                    "<div class=card><a href=/{i}>Recipe card number {i} with a title</a></div>"
+                )
+            })
+            .collect::<String>();
+        let vendors = "<p>We process your data to deliver content or advertisements and measure the delivery of such content to extract insights about our website.</p>".repeat(8);
+        let html = format!(
+            "<body><div class=list>{cards}</div>\
+             <div id=onetrust-consent-sdk><div class=ot-pc-content>{vendors}</div></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Recipe card number 3"), "{}", out.text);
+        assert!(!out.text.contains("vendors"), "{}", out.text);
+        assert!(!out.text.contains("insights"), "{}", out.text);
+    }
+
+    #[test]
+    fn linked_cards_of_nested_sections_are_kept_on_a_listing_page() {
+        // A category page: sections (one repeated structure), each a list of linked
+        // cards (a smaller one); no section's list alone dominates the page.
+        let section = |s: u32| {
+            let cards = (1..=4)
+                .map(|i| format!("<div class=card><a href=/{s}/{i}>Linked card {s}.{i} of this section</a></div>"))
+                .collect::<String>();
+            format!(
+                "<section class=group><h2>Section {s}</h2><div class=cards>{cards}</div></section>"
+            )
+        };
+        let html = format!(
+            "<body><div class=groups>{}</div></body>",
+            (1..=6).map(section).collect::<String>()
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Linked card 2.3"), "{}", out.text);
+        assert!(out.text.contains("Linked card 5.1"), "{}", out.text);
     }
 
     #[test]
