@@ -261,8 +261,9 @@ fn extract_pass(
         }
         tracing::debug!("comment evidence {comment_good:.0} of {total_good:.0}");
         comment_good > 0.0
-            && total_good - comment_good < config.min_article_evidence
-            && !declared_article_apart(page, &in_comments, &good, config)
+            && ((total_good - comment_good < config.min_article_evidence
+                && !declared_article_apart(page, &in_comments, &good, config))
+                || posts_continue_in_comments(page, &in_comments, &good, total_good - comment_good))
     };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
@@ -729,6 +730,85 @@ fn declared_article_apart(
     })
 }
 
+/// A forum thread whose opening post is long (a question, a story, an announcement)
+/// looks like an article followed by its comments: on XenForo, Vanilla, Drupal forums,
+/// Slashdot and Lemmy the replies sit in a `replies`/`comments` wrapper. What tells the
+/// thread apart is that the opening post's element recurs inside the comment section:
+/// an element outside every comment section holding at least `THREAD_POST_SHARE` of the
+/// evidence outside them shares its tag and class kind ([`Element::sig`]) with an element
+/// holding content evidence inside one (XenForo `article.message-body`, Vanilla
+/// `div.Message`). A blog post's body (`entry-content`) and its comments'
+/// (`comment-content`) differ. Classless elements (`<p>`, bare `<div>`) say nothing.
+/// One pass over the elements with a hash map: O(n).
+fn posts_continue_in_comments(
+    page: &PageDom,
+    in_comments: &[bool],
+    good: &[f64],
+    outside: f64,
+) -> bool {
+    if outside <= 0.0 {
+        return false;
+    }
+    let n = page.elements.len();
+    // Whether each element holds a comment section (bottom-up): wrappers of the whole
+    // thread are not the opening post.
+    let mut holds = vec![false; n];
+    for i in (0..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && (holds[i] || in_comments[i]) {
+            holds[p as usize] = true;
+        }
+    }
+    // The opening post: the innermost element outside the comment sections (holding
+    // none) with at least `THREAD_POST_SHARE` of the evidence outside them; the layout
+    // wrappers above it (`container`, `row`) recur everywhere and say nothing.
+    let floor = THREAD_POST_SHARE * outside;
+    let big = |i: usize| !in_comments[i] && !holds[i] && good[i] >= floor;
+    let mut big_child = vec![false; n];
+    for i in 0..n {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && big(i) {
+            big_child[p as usize] = true;
+        }
+    }
+    let mut posts: std::collections::HashMap<u32, f64> = Default::default();
+    for i in (0..n).filter(|&i| big(i) && !big_child[i] && !classless(&page.elements[i])) {
+        posts.insert(page.elements[i].sig, good[i]);
+    }
+    // The replies like it hold at least `THREAD_REPLIES_SHARE` of its evidence: a
+    // discussion, not a few excerpts of other posts in a misnamed sidebar.
+    let mut replies: std::collections::HashMap<u32, f64> = Default::default();
+    for i in (0..n).filter(|&i| in_comments[i] && good[i] > 0.0) {
+        if posts.contains_key(&page.elements[i].sig) {
+            *replies.entry(page.elements[i].sig).or_insert(0.0) += good[i];
+        }
+    }
+    let found = replies
+        .iter()
+        .any(|(s, &r)| r >= THREAD_REPLIES_SHARE * posts[s]);
+    if found && tracing::enabled!(tracing::Level::DEBUG) {
+        for i in (0..n).filter(|&i| big(i) && !big_child[i]) {
+            let e = &page.elements[i];
+            tracing::debug!("thread post <{} {}> recurs in comments", e.tag, e.id_class);
+        }
+    }
+    found
+}
+
+/// See [`posts_continue_in_comments`]: the opening post's share of the evidence outside
+/// the comment sections.
+const THREAD_POST_SHARE: f64 = 0.3;
+/// See [`posts_continue_in_comments`]: the replies' evidence against the opening post's.
+const THREAD_REPLIES_SHARE: f64 = 0.5;
+
+/// Whether an element's `sig` is its tag's alone (no class naming its kind).
+fn classless(e: &super::dom::Element) -> bool {
+    let mut h = crc32fast::Hasher::new();
+    h.update(e.tag.as_bytes());
+    h.update(b"\0");
+    e.sig == h.finalize()
+}
+
 /// See [`declared_article_apart`]: the declared article's content evidence, in
 /// paragraphs of `min_content_words`.
 const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
@@ -1024,6 +1104,30 @@ mod tests {
             "<body><h1>Thread title</h1><div id=comments><ul>{comments}</ul></div></body>"
         ));
         assert!(out.text.contains("reply"), "{}", out.text);
+    }
+
+    #[test]
+    fn thread_whose_opening_post_recurs_in_the_replies_keeps_them() {
+        let post = format!("<p>{ARTICLE}</p>").repeat(12);
+        let reply = |i: u32| {
+            format!("<div class=post-body><p>Reply {i} agrees with the opening post and adds a few more words of its own.</p><p>{ARTICLE}</p></div>")
+        };
+        let replies = (1..=4).map(reply).collect::<String>();
+        // Long opening post, replies in a `replies` wrapper with the same post element.
+        let out = run(&format!(
+            "<body><div class=post-body>{post}</div><div class=replies>{replies}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(out.text.contains("Reply 3 agrees"), "{}", out.text);
+        // An article whose comments are other elements keeps them out.
+        let comments = (1..=4)
+            .map(|i| format!("<div class=comment-text><p>Reply {i} agrees with the article and adds a few more words of its own.</p><p>{ARTICLE}</p></div>"))
+            .collect::<String>();
+        let out = run(&format!(
+            "<body><div class=entry-content>{post}</div><div class=comments>{comments}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("Reply 3 agrees"), "{}", out.text);
     }
 
     #[test]
