@@ -772,8 +772,20 @@ fn posts_continue_in_comments(
         }
     }
     let mut posts: std::collections::HashMap<u32, f64> = Default::default();
-    for i in (0..n).filter(|&i| big(i) && !big_child[i] && !classless(&page.elements[i])) {
-        posts.insert(page.elements[i].sig, good[i]);
+    for i in (0..n).filter(|&i| big(i) && !big_child[i]) {
+        // A long paragraph (`<p>`) is the innermost: the post is its nearest classed
+        // ancestor.
+        let mut p = i;
+        while classless(&page.elements[p]) {
+            let up = page.elements[p].parent;
+            if up == NO_ELEM || !big(up as usize) {
+                break;
+            }
+            p = up as usize;
+        }
+        if !classless(&page.elements[p]) {
+            posts.insert(page.elements[p].sig, good[p]);
+        }
     }
     // The replies like it hold at least `THREAD_REPLIES_SHARE` of its evidence: a
     // discussion, not a few excerpts of other posts in a misnamed sidebar.
