@@ -259,11 +259,25 @@ fn extract_pass(
             }
             in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
         }
-        tracing::debug!("comment evidence {comment_good:.0} of {total_good:.0}");
+        // A consent dialog's purpose texts are no article either (`is_consent_manager`).
+        let mut in_consent = vec![false; n];
+        let mut consent_good = 0.0;
+        for (i, e) in page.elements.iter().enumerate() {
+            let parent_in = e.parent != NO_ELEM && in_consent[e.parent as usize];
+            let own = own_marks[i] == Mark::Boilerplate && is_consent_manager(&e.id_class);
+            if !parent_in && !in_comments[i] && own {
+                consent_good += good[i];
+            }
+            in_consent[i] = parent_in || own;
+        }
+        let rest = total_good - comment_good - consent_good;
+        tracing::debug!(
+            "comment evidence {comment_good:.0} of {total_good:.0} (consent {consent_good:.0})"
+        );
         comment_good > 0.0
-            && ((total_good - comment_good < config.min_article_evidence
+            && ((rest < config.min_article_evidence
                 && !declared_article_apart(page, &in_comments, &good, config))
-                || posts_continue_in_comments(page, &in_comments, &good, total_good - comment_good))
+                || posts_continue_in_comments(page, &in_comments, &good, rest))
     };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
@@ -271,6 +285,7 @@ fn extract_pass(
             Mark::None => false,
             Mark::Comments if comments_are_content => false,
             _ if is_page_footer(&e.tag, &e.role) => true,
+            Mark::Boilerplate if is_consent_manager(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
@@ -920,6 +935,18 @@ fn is_page_footer(tag: &str, role: &str) -> bool {
     tag == "footer" || role.split(' ').any(|r| r == "contentinfo")
 }
 
+/// A cookie-consent manager (OneTrust `onetrust-consent-sdk`, `cookie-consent`, `gdpr`
+/// banners, Didomi) stays boilerplate even when it holds most of the page's content
+/// evidence: its purpose descriptions ("These cookies are set by…", one paragraph per
+/// vendor purpose) outweigh a short forum thread or a listing of cards. (When the dialog
+/// really is all the page has, the marked pass comes out empty and the cascade retries
+/// without the vocabulary.)
+fn is_consent_manager(id_class: &str) -> bool {
+    id_class
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|t| t.starts_with("consent") || matches!(t, "gdpr" | "onetrust" | "didomi"))
+}
+
 /// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
 /// share of the container's value and content evidence becomes the container.
 const DECLARED_SHARE: f64 = 0.8;
@@ -1140,6 +1167,21 @@ mod tests {
         ));
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("Reply 3 agrees"), "{}", out.text);
+    }
+
+    #[test]
+    fn consent_dialogs_stay_boilerplate_even_when_longest() {
+        let purposes = (1..=8)
+            .map(|i| format!("<h4>Purpose {i}</h4><p>These cookies may be set through our site by our advertising partners to build a profile of your interests number {i}.</p>"))
+            .collect::<String>();
+        let posts = (1..=3)
+            .map(|i| format!("<div class=comment><p>Post {i} of the thread asks about the case and what the two holes are for, with enough words.</p></div>"))
+            .collect::<String>();
+        let out = run(&format!(
+            "<body><div class=thread>{posts}</div><div id=onetrust-consent-sdk><div class=ot-pc-content>{purposes}</div></div></body>"
+        ));
+        assert!(out.text.contains("Post 2 of the thread"), "{}", out.text);
+        assert!(!out.text.contains("advertising partners"), "{}", out.text);
     }
 
     #[test]
