@@ -786,7 +786,19 @@ fn posts_continue_in_comments(
             big_child[p as usize] = true;
         }
     }
-    let mut posts: std::collections::HashMap<u32, f64> = Default::default();
+    // A post element is known by its kind and its parent's: a news site's article body
+    // and its comments' bodies may share a generic class (`div.content`) under different
+    // wrappers (`div.article`, `div.comment_content`); a forum's posts share both.
+    let kind = |i: usize| {
+        let p = page.elements[i].parent;
+        let parent_sig = if p == NO_ELEM {
+            0
+        } else {
+            page.elements[p as usize].sig
+        };
+        (page.elements[i].sig, parent_sig)
+    };
+    let mut posts: std::collections::HashMap<(u32, u32), f64> = Default::default();
     for i in (0..n).filter(|&i| big(i) && !big_child[i]) {
         // A long paragraph (`<p>`) is the innermost: the post is its nearest classed
         // ancestor.
@@ -799,15 +811,15 @@ fn posts_continue_in_comments(
             p = up as usize;
         }
         if !classless(&page.elements[p]) {
-            posts.insert(page.elements[p].sig, good[p]);
+            posts.insert(kind(p), good[p]);
         }
     }
     // The replies like it hold at least `THREAD_REPLIES_SHARE` of its evidence: a
     // discussion, not a few excerpts of other posts in a misnamed sidebar.
-    let mut replies: std::collections::HashMap<u32, f64> = Default::default();
+    let mut replies: std::collections::HashMap<(u32, u32), f64> = Default::default();
     for i in (0..n).filter(|&i| in_comments[i] && good[i] > 0.0) {
-        if posts.contains_key(&page.elements[i].sig) {
-            *replies.entry(page.elements[i].sig).or_insert(0.0) += good[i];
+        if posts.contains_key(&kind(i)) {
+            *replies.entry(kind(i)).or_insert(0.0) += good[i];
         }
     }
     let found = replies
@@ -1149,12 +1161,12 @@ mod tests {
     fn thread_whose_opening_post_recurs_in_the_replies_keeps_them() {
         let post = format!("<p>{ARTICLE}</p>").repeat(12);
         let reply = |i: u32| {
-            format!("<div class=post-body><p>Reply {i} agrees with the opening post and adds a few more words of its own.</p><p>{ARTICLE}</p></div>")
+            format!("<div class=post><div class=post-body><p>Reply {i} agrees with the opening post and adds a few more words of its own.</p><p>{ARTICLE}</p></div></div>")
         };
         let replies = (1..=4).map(reply).collect::<String>();
         // Long opening post, replies in a `replies` wrapper with the same post element.
         let out = run(&format!(
-            "<body><div class=post-body>{post}</div><div class=replies>{replies}</div></body>"
+            "<body><div class=post><div class=post-body>{post}</div></div><div class=replies>{replies}</div></body>"
         ));
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(out.text.contains("Reply 3 agrees"), "{}", out.text);
@@ -1166,6 +1178,15 @@ mod tests {
             "<body><div class=entry-content>{post}</div><div class=comments>{comments}</div></body>"
         ));
         assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("Reply 3 agrees"), "{}", out.text);
+        // Same generic body class under an article wrapper and under comment wrappers:
+        // a news article with its comments.
+        let comments = (1..=4)
+            .map(|i| format!("<div class=comment_content><div class=content><p>Reply {i} agrees with the article and adds a few more words of its own.</p><p>{ARTICLE}</p></div></div>"))
+            .collect::<String>();
+        let out = run(&format!(
+            "<body><div class=article><div class=content>{post}</div></div><div class=comments>{comments}</div></body>"
+        ));
         assert!(!out.text.contains("Reply 3 agrees"), "{}", out.text);
     }
 
