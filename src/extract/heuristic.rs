@@ -267,10 +267,25 @@ fn extract_pass(
             }
             in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
         }
-        tracing::debug!("comment evidence {comment_good:.0} of {total_good:.0}");
+        // A consent dialog's purpose texts are no article either (`is_consent_manager`).
+        let mut in_consent = vec![false; n];
+        let mut consent_good = 0.0;
+        for (i, e) in page.elements.iter().enumerate() {
+            let parent_in = e.parent != NO_ELEM && in_consent[e.parent as usize];
+            let own = own_marks[i] == Mark::Boilerplate && is_consent_manager(&e.id_class);
+            if !parent_in && !in_comments[i] && own {
+                consent_good += good[i];
+            }
+            in_consent[i] = parent_in || own;
+        }
+        let rest = total_good - comment_good - consent_good;
+        tracing::debug!(
+            "comment evidence {comment_good:.0} of {total_good:.0} (consent {consent_good:.0})"
+        );
         comment_good > 0.0
-            && total_good - comment_good < config.min_article_evidence
-            && !declared_article_apart(page, &in_comments, &good, config)
+            && ((rest < config.min_article_evidence
+                && !declared_article_apart(page, &in_comments, &good, config))
+                || posts_continue_in_comments(page, &in_comments, &good, rest))
     };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
@@ -282,6 +297,7 @@ fn extract_pass(
             // text (cookie-category descriptions outweighing a short service page).
             Mark::Boilerplate if vocab::is_overlay_name(&e.id_class) => true,
             _ if is_consent_dialog(&e.id_class) => true,
+            Mark::Boilerplate if is_consent_manager(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
@@ -784,6 +800,109 @@ fn declared_article_apart(
     })
 }
 
+/// A forum thread whose opening post is long (a question, a story, an announcement)
+/// looks like an article followed by its comments: on XenForo, Vanilla, Drupal forums,
+/// Slashdot and Lemmy the replies sit in a `replies`/`comments` wrapper. What tells the
+/// thread apart is that the opening post's element recurs inside the comment section:
+/// an element outside every comment section holding at least `THREAD_POST_SHARE` of the
+/// evidence outside them shares its tag and class kind ([`Element::sig`]) with an element
+/// holding content evidence inside one (XenForo `article.message-body`, Vanilla
+/// `div.Message`). A blog post's body (`entry-content`) and its comments'
+/// (`comment-content`) differ. Classless elements (`<p>`, bare `<div>`) say nothing.
+/// One pass over the elements with a hash map: O(n).
+fn posts_continue_in_comments(
+    page: &PageDom,
+    in_comments: &[bool],
+    good: &[f64],
+    outside: f64,
+) -> bool {
+    if outside <= 0.0 {
+        return false;
+    }
+    let n = page.elements.len();
+    // Whether each element holds a comment section (bottom-up): wrappers of the whole
+    // thread are not the opening post.
+    let mut holds = vec![false; n];
+    for i in (0..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && (holds[i] || in_comments[i]) {
+            holds[p as usize] = true;
+        }
+    }
+    // The opening post: the innermost element outside the comment sections (holding
+    // none) with at least `THREAD_POST_SHARE` of the evidence outside them; the layout
+    // wrappers above it (`container`, `row`) recur everywhere and say nothing.
+    let floor = THREAD_POST_SHARE * outside;
+    let big = |i: usize| !in_comments[i] && !holds[i] && good[i] >= floor;
+    let mut big_child = vec![false; n];
+    for i in 0..n {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && big(i) {
+            big_child[p as usize] = true;
+        }
+    }
+    // A post element is known by its kind and its parent's: a news site's article body
+    // and its comments' bodies may share a generic class (`div.content`) under different
+    // wrappers (`div.article`, `div.comment_content`); a forum's posts share both.
+    let kind = |i: usize| {
+        let p = page.elements[i].parent;
+        let parent_sig = if p == NO_ELEM {
+            0
+        } else {
+            page.elements[p as usize].sig
+        };
+        (page.elements[i].sig, parent_sig)
+    };
+    let mut posts: std::collections::HashMap<(u32, u32), f64> = Default::default();
+    for i in (0..n).filter(|&i| big(i) && !big_child[i]) {
+        // A long paragraph (`<p>`) is the innermost: the post is its nearest classed
+        // ancestor.
+        let mut p = i;
+        while classless(&page.elements[p]) {
+            let up = page.elements[p].parent;
+            if up == NO_ELEM || !big(up as usize) {
+                break;
+            }
+            p = up as usize;
+        }
+        if !classless(&page.elements[p]) {
+            posts.insert(kind(p), good[p]);
+        }
+    }
+    // The replies like it hold at least `THREAD_REPLIES_SHARE` of its evidence: a
+    // discussion, not a few excerpts of other posts in a misnamed sidebar.
+    let mut replies: std::collections::HashMap<(u32, u32), f64> = Default::default();
+    for i in (0..n).filter(|&i| in_comments[i] && good[i] > 0.0) {
+        if posts.contains_key(&kind(i)) {
+            *replies.entry(kind(i)).or_insert(0.0) += good[i];
+        }
+    }
+    let found = replies
+        .iter()
+        .any(|(s, &r)| r >= THREAD_REPLIES_SHARE * posts[s]);
+    if found && tracing::enabled!(tracing::Level::DEBUG) {
+        for i in (0..n).filter(|&i| big(i) && !big_child[i]) {
+            let e = &page.elements[i];
+            tracing::debug!("thread post <{} {}> recurs in comments", e.tag, e.id_class);
+        }
+    }
+    found
+}
+
+/// See [`posts_continue_in_comments`]: the opening post's share of the evidence outside
+/// the comment sections.
+const THREAD_POST_SHARE: f64 = 0.3;
+/// See [`posts_continue_in_comments`]: the replies' evidence against the opening post's.
+const THREAD_REPLIES_SHARE: f64 = 0.5;
+
+/// Whether an element's `sig` is its tag's alone (no class naming its kind).
+fn classless(e: &super::dom::Element) -> bool {
+    let mut h = crc32fast::Hasher::new();
+    h.update(e.tag.as_bytes());
+    h.update(b"\0");
+    e.sig == h.finalize()
+}
+
 /// See [`declared_article_apart`]: the declared article's content evidence, in
 /// paragraphs of `min_content_words`.
 const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
@@ -894,6 +1013,18 @@ fn is_consent_dialog(id_class: &str) -> bool {
     id_class
         .split(|c: char| !c.is_alphanumeric())
         .any(|t| matches!(t, "cookie" | "cookies" | "consent" | "gdpr" | "onetrust"))
+}
+
+/// A cookie-consent manager (OneTrust `onetrust-consent-sdk`, `cookie-consent`, `gdpr`
+/// banners, Didomi) stays boilerplate even when it holds most of the page's content
+/// evidence: its purpose descriptions ("These cookies are set by…", one paragraph per
+/// vendor purpose) outweigh a short forum thread or a listing of cards. (When the dialog
+/// really is all the page has, the marked pass comes out empty and the cascade retries
+/// without the vocabulary.)
+fn is_consent_manager(id_class: &str) -> bool {
+    id_class
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|t| t.starts_with("consent") || matches!(t, "gdpr" | "onetrust" | "didomi"))
 }
 
 /// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
@@ -1092,6 +1223,54 @@ mod tests {
             "<body><h1>Thread title</h1><div id=comments><ul>{comments}</ul></div></body>"
         ));
         assert!(out.text.contains("reply"), "{}", out.text);
+    }
+
+    #[test]
+    fn thread_whose_opening_post_recurs_in_the_replies_keeps_them() {
+        let post = format!("<p>{ARTICLE}</p>").repeat(12);
+        let reply = |i: u32| {
+            format!("<div class=post><div class=post-body><p>Reply {i} agrees with the opening post and adds a few more words of its own.</p><p>{ARTICLE}</p></div></div>")
+        };
+        let replies = (1..=4).map(reply).collect::<String>();
+        // Long opening post, replies in a `replies` wrapper with the same post element.
+        let out = run(&format!(
+            "<body><div class=post><div class=post-body>{post}</div></div><div class=replies>{replies}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(out.text.contains("Reply 3 agrees"), "{}", out.text);
+        // An article whose comments are other elements keeps them out.
+        let comments = (1..=4)
+            .map(|i| format!("<div class=comment-text><p>Reply {i} agrees with the article and adds a few more words of its own.</p><p>{ARTICLE}</p></div>"))
+            .collect::<String>();
+        let out = run(&format!(
+            "<body><div class=entry-content>{post}</div><div class=comments>{comments}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("Reply 3 agrees"), "{}", out.text);
+        // Same generic body class under an article wrapper and under comment wrappers:
+        // a news article with its comments.
+        let comments = (1..=4)
+            .map(|i| format!("<div class=comment_content><div class=content><p>Reply {i} agrees with the article and adds a few more words of its own.</p><p>{ARTICLE}</p></div></div>"))
+            .collect::<String>();
+        let out = run(&format!(
+            "<body><div class=article><div class=content>{post}</div></div><div class=comments>{comments}</div></body>"
+        ));
+        assert!(!out.text.contains("Reply 3 agrees"), "{}", out.text);
+    }
+
+    #[test]
+    fn consent_dialogs_stay_boilerplate_even_when_longest() {
+        let purposes = (1..=8)
+            .map(|i| format!("<h4>Purpose {i}</h4><p>These cookies may be set through our site by our advertising partners to build a profile of your interests number {i}.</p>"))
+            .collect::<String>();
+        let posts = (1..=3)
+            .map(|i| format!("<div class=comment><p>Post {i} of the thread asks about the case and what the two holes are for, with enough words.</p></div>"))
+            .collect::<String>();
+        let out = run(&format!(
+            "<body><div class=thread>{posts}</div><div id=onetrust-consent-sdk><div class=ot-pc-content>{purposes}</div></div></body>"
+        ));
+        assert!(out.text.contains("Post 2 of the thread"), "{}", out.text);
+        assert!(!out.text.contains("advertising partners"), "{}", out.text);
     }
 
     #[test]
