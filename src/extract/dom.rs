@@ -365,6 +365,9 @@ struct Builder {
     /// [`holds_most_text`].
     document: Option<Handle>,
     doc_text_bytes: Option<usize>,
+    /// Readable text size of the `<main>` regions met by [`Builder::holds_most_text`],
+    /// by node address (computed once each: a page may hide many panels in one region).
+    main_text_bytes: Vec<(usize, usize)>,
 }
 
 impl Builder {
@@ -654,11 +657,25 @@ impl Builder {
             }
         };
         let own = readable_text_bytes(node);
-        own >= HIDDEN_CLASS_MAX_BYTES
-            && (own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64
-                || enclosing_main(node).is_some_and(|m| {
-                    own as f64 > HIDDEN_MAIN_MIN_SHARE * readable_text_bytes(&m) as f64
-                }))
+        if own < HIDDEN_CLASS_MAX_BYTES {
+            return false;
+        }
+        if own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64 {
+            return true;
+        }
+        let Some(main) = enclosing_main(node) else {
+            return false;
+        };
+        let key = std::rc::Rc::as_ptr(&main) as usize;
+        let region = match self.main_text_bytes.iter().find(|(k, _)| *k == key) {
+            Some(&(_, t)) => t,
+            None => {
+                let t = readable_text_bytes(&main);
+                self.main_text_bytes.push((key, t));
+                t
+            }
+        };
+        own as f64 > HIDDEN_MAIN_MIN_SHARE * region as f64
     }
 }
 
