@@ -833,7 +833,14 @@ fn posts_continue_in_comments(
     // none) with at least `THREAD_POST_SHARE` of the evidence outside them; the layout
     // wrappers above it (`container`, `row`) recur everywhere and say nothing.
     let floor = THREAD_POST_SHARE * outside;
-    let big = |i: usize| !in_comments[i] && !holds[i] && good[i] >= floor;
+    // A long quotation inside the opening post (a quoted e-mail, an announcement) is not
+    // the post: elements in a `<blockquote>` are passed over.
+    let mut in_quote = vec![false; n];
+    for (i, e) in page.elements.iter().enumerate() {
+        in_quote[i] =
+            &*e.tag == "blockquote" || (e.parent != NO_ELEM && in_quote[e.parent as usize]);
+    }
+    let big = |i: usize| !in_comments[i] && !holds[i] && !in_quote[i] && good[i] >= floor;
     let mut big_child = vec![false; n];
     for i in 0..n {
         let p = page.elements[i].parent;
@@ -1237,6 +1244,12 @@ mod tests {
             "<body><div class=post><div class=post-body>{post}</div></div><div class=replies>{replies}</div></body>"
         ));
         assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(out.text.contains("Reply 3 agrees"), "{}", out.text);
+        // The opening post is mostly a long quotation: the post, not the quote, is its
+        // element.
+        let out = run(&format!(
+            "<body><div class=post><div class=post-body><p>I received this message today, here it is:</p><blockquote><div class=quote-text>{post}</div></blockquote></div></div><div class=replies>{replies}</div></body>"
+        ));
         assert!(out.text.contains("Reply 3 agrees"), "{}", out.text);
         // An article whose comments are other elements keeps them out.
         let comments = (1..=4)
