@@ -267,12 +267,12 @@ fn extract_pass(
             }
             in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
         }
-        // A consent dialog's purpose texts are no article either (`is_consent_manager`).
+        // A consent dialog's purpose texts are no article either (`vocab::is_overlay_name`).
         let mut in_consent = vec![false; n];
         let mut consent_good = 0.0;
         for (i, e) in page.elements.iter().enumerate() {
             let parent_in = e.parent != NO_ELEM && in_consent[e.parent as usize];
-            let own = own_marks[i] == Mark::Boilerplate && is_consent_manager(&e.id_class);
+            let own = own_marks[i] == Mark::Boilerplate && vocab::is_overlay_name(&e.id_class);
             if !parent_in && !in_comments[i] && own {
                 consent_good += good[i];
             }
@@ -295,9 +295,9 @@ fn extract_pass(
             _ if is_page_footer(&e.tag, &e.role) => true,
             // Consent banners and modal dialogs are never the page, however long their
             // text (cookie-category descriptions outweighing a short service page).
+            // (OneTrust's vendor descriptions outweighing a listing's link-led cards or a
+            // short thread: the cascade's unmarked retry still answers a dialog-only page.)
             Mark::Boilerplate if vocab::is_overlay_name(&e.id_class) => true,
-            _ if is_consent_dialog(&e.id_class) => true,
-            Mark::Boilerplate if is_consent_manager(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
@@ -1007,31 +1007,6 @@ const MAX_MARKED_SHARE: f64 = 0.5;
 /// empty and the cascade retries without marks.)
 fn is_page_footer(tag: &str, role: &str) -> bool {
     tag == "footer" || role.split(' ').any(|r| r == "contentinfo")
-}
-
-/// A cookie or privacy-consent dialog (OneTrust's `onetrust-consent-sdk`, `cookie-banner`,
-/// `gdpr-…`) stays boilerplate even when it holds most of the page's content evidence:
-/// its vendor descriptions are hundreds of words of long paragraphs, more than a listing
-/// page (category, home page, recipe collection) has outside its link-led cards, so the
-/// "most of the page is never boilerplate" rule made it the container on news, recipe and
-/// tech home pages alike. (A page whose only text is the dialog still answers: the marked
-/// pass comes out empty and the cascade retries without marks.)
-fn is_consent_dialog(id_class: &str) -> bool {
-    id_class
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|t| matches!(t, "cookie" | "cookies" | "consent" | "gdpr" | "onetrust"))
-}
-
-/// A cookie-consent manager (OneTrust `onetrust-consent-sdk`, `cookie-consent`, `gdpr`
-/// banners, Didomi) stays boilerplate even when it holds most of the page's content
-/// evidence: its purpose descriptions ("These cookies are set by…", one paragraph per
-/// vendor purpose) outweigh a short forum thread or a listing of cards. (When the dialog
-/// really is all the page has, the marked pass comes out empty and the cascade retries
-/// without the vocabulary.)
-fn is_consent_manager(id_class: &str) -> bool {
-    id_class
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|t| t.starts_with("consent") || matches!(t, "gdpr" | "onetrust" | "didomi"))
 }
 
 /// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this

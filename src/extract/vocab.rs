@@ -158,7 +158,8 @@ pub fn is_boilerplate_name(id_class: &str) -> bool {
 }
 
 /// Overlays: modal dialogs (`modal`, run-together `memberModal`, `v8Modal`), popups and
-/// cookie/consent banners (`cmplz-cookiebanner`, `cookie-notice`, `gdpr-consent`). They
+/// cookie/consent banners (`cmplz-cookiebanner`, `cookie-notice`, `gdpr-consent`,
+/// OneTrust, Didomi). They
 /// sit beside the page (often at the end of `<body>`, shown by scripts) and are never
 /// its content, whatever a content token in the same name says (`modal-content`,
 /// `cmplz-body`). Used by the heuristic to keep such marks even on elements holding most
@@ -171,6 +172,8 @@ pub fn is_overlay_name(id_class: &str) -> bool {
             || t == "popup"
             || t.starts_with("consent")
             || t.starts_with("gdpr")
+            || t == "onetrust"
+            || t == "didomi"
             || (t.len() > "cookies".len() && t.starts_with("cookie"))
             || (t.len() > "modal".len() && (t.ends_with("modal") || t.ends_with("popup")))
         {
@@ -351,5 +354,7 @@ mod tests {
         assert!(is_overlay_name("modal-content"));
         assert!(!is_overlay_name("cookies recipe"));
         assert!(!is_overlay_name("modality"));
+        assert!(is_overlay_name("onetrust-pc-sdk"));
+        assert!(is_overlay_name("didomi-host"));
     }
 }
