@@ -14,10 +14,14 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-/// Checks passed by the current heuristic (of 81). Known misses: two `must_not`
+/// Checks passed by the current heuristic (of 107). Known misses: two `must_not`
 /// snippets of the Steam Deck product page (a teaser line and a link sit in the
-/// product container).
-const GATE_FLOOR: usize = 79;
+/// product container), the intro line of the seriouseats listing (2974), and the opening
+/// line of the XenForo thread (0534), whose snippet has a straight apostrophe where the
+/// page has a curly one. The
+/// session-3 pages (2974, 0574, 0534) passed 12 of their 26 checks before the overlay
+/// and thread-post rules.
+const GATE_FLOOR: usize = 103;
 
 fn norm(s: &str) -> String {
     s.split_whitespace()
