@@ -419,7 +419,8 @@ impl Builder {
                 };
                 if ((is_hidden(&attr)
                     || hidden_by_hide_class(attr("class"))
-                    || (hidden_by_display_class(attr("class")) && !is_switchable_panel(node)))
+                    || hidden_by_display_class(attr("class")))
+                    && !is_switchable_panel(node)
                     && !is_tab_panel(&attr)
                     && !self.holds_most_text(node))
                     || hidden_by_class(attr("class"), node)
