@@ -417,7 +417,10 @@ impl Builder {
                         .find(|a| &*a.name.local == n)
                         .map(|a| &*a.value)
                 };
-                if ((is_hidden(&attr) || hidden_by_hide_class(attr("class")))
+                if ((is_hidden(&attr)
+                    || hidden_by_hide_class(attr("class"))
+                    || hidden_by_display_class(attr("class")))
+                    && !is_switchable_panel(node)
                     && !is_tab_panel(&attr)
                     && !self.holds_most_text(node))
                     || hidden_by_class(attr("class"), node)
@@ -813,6 +816,163 @@ const HIDDEN_CLASS_MAX_BYTES: usize = 200;
 /// not a Tailwind class that a responsive `lg:block` shows again on desktop.
 fn hidden_by_hide_class(class: Option<&str>) -> bool {
     class.is_some_and(|c| c.split_ascii_whitespace().any(|t| t == "hide"))
+}
+
+/// The display utility classes that hide an element at every size unless another class
+/// shows it again (Tailwind `hidden`, Bootstrap 4/5 `d-none`, Bulma `is-hidden`): hidden
+/// like an inline `display:none`, with the same guards. A responsive class that shows it
+/// at a breakpoint (Tailwind `hidden lg:block`, Bootstrap `d-none d-md-flex`, Bulma
+/// `is-hidden is-flex-desktop`) makes it visible on a desktop screen: kept.
+/// (`sr-only` / `visually-hidden` are not here: screen-reader text, and a large one is
+/// often the page's real heading or summary.)
+fn hidden_by_display_class(class: Option<&str>) -> bool {
+    let Some(c) = class else {
+        return false;
+    };
+    let mut hidden = false;
+    for t in c.split_ascii_whitespace() {
+        if matches!(t, "hidden" | "d-none" | "is-hidden") {
+            hidden = true;
+        } else if shows_at_breakpoint(t) {
+            return false;
+        }
+    }
+    hidden
+}
+
+/// A responsive class token that sets a visible display value at some screen size:
+/// Tailwind `md:block`, `lg:flex`, `xl:inline-grid`, `min-[900px]:table`; Bootstrap
+/// `d-md-block`, `d-lg-flex`; Bulma `is-block-desktop`, `is-flex-tablet`. (Print-only
+/// tokens such as `d-print-block` and `print:block` do not count.)
+fn shows_at_breakpoint(t: &str) -> bool {
+    fn visible(v: &str) -> bool {
+        matches!(
+            v,
+            "block"
+                | "flex"
+                | "grid"
+                | "inline"
+                | "inline-block"
+                | "inline-flex"
+                | "inline-grid"
+                | "table"
+                | "contents"
+                | "flow-root"
+                | "list-item"
+                | "table-cell"
+                | "table-row"
+        )
+    }
+    if let Some((prefix, value)) = t.rsplit_once(':') {
+        return !prefix.ends_with("print") && visible(value.trim_start_matches('!'));
+    }
+    if let Some(rest) = t.strip_prefix("d-") {
+        return rest
+            .split_once('-')
+            .is_some_and(|(bp, v)| bp != "print" && visible(v));
+    }
+    if let Some(rest) = t.strip_prefix("is-") {
+        return rest.rsplit_once('-').is_some_and(|(v, bp)| {
+            matches!(
+                bp,
+                "mobile" | "tablet" | "touch" | "desktop" | "widescreen" | "fullhd"
+            ) && visible(v)
+        });
+    }
+    false
+}
+
+/// A panel that a control on the page shows, hidden only until clicked; its text is part
+/// of the page (FAQ answers, "read more" bodies, the other tabs of a tab set). Two markups,
+/// seen from the panel's previous element sibling:
+/// - an accordion: the sibling is the toggle (`<button>`, `<summary>`, `role=button`,
+///   `aria-expanded`), or wraps it as its last element;
+/// - a tab set without ARIA roles: the sibling is a panel of the same kind shown (same
+///   tag, the same class tokens but for the hiding one).
+fn is_switchable_panel(node: &Handle) -> bool {
+    let Some(prev) = prev_element_sibling(node) else {
+        return false;
+    };
+    let mut toggle = Some(prev.clone());
+    for _ in 0..3 {
+        let Some(t) = toggle else {
+            break;
+        };
+        if is_toggle(&t) {
+            return true;
+        }
+        toggle = last_element_child(&t);
+    }
+    let (
+        NodeData::Element {
+            name: n1,
+            attrs: a1,
+            ..
+        },
+        NodeData::Element {
+            name: n2,
+            attrs: a2,
+            ..
+        },
+    ) = (&node.data, &prev.data)
+    else {
+        return false;
+    };
+    if n1.local != n2.local {
+        return false;
+    }
+    let class_of = |a: &std::cell::RefCell<Vec<html5ever::Attribute>>| {
+        a.borrow()
+            .iter()
+            .find(|x| &*x.name.local == "class")
+            .map(|x| x.value.to_string())
+            .unwrap_or_default()
+    };
+    let (c1, c2) = (class_of(a1), class_of(a2));
+    let mut own: Vec<&str> = c1
+        .split_ascii_whitespace()
+        .filter(|t| !matches!(*t, "hidden" | "d-none" | "is-hidden"))
+        .collect();
+    let mut other: Vec<&str> = c2
+        .split_ascii_whitespace()
+        .filter(|t| !matches!(*t, "hidden" | "d-none" | "is-hidden"))
+        .collect();
+    own.sort_unstable();
+    other.sort_unstable();
+    !own.is_empty() && own == other
+}
+
+/// An accordion toggle: a `<button>` or `<summary>`, or an element with `role=button` or
+/// `aria-expanded`.
+fn is_toggle(h: &Handle) -> bool {
+    let NodeData::Element { name, attrs, .. } = &h.data else {
+        return false;
+    };
+    matches!(&*name.local, "button" | "summary")
+        || attrs.borrow().iter().any(|a| {
+            &*a.name.local == "aria-expanded"
+                || (&*a.name.local == "role" && a.value.eq_ignore_ascii_case("button"))
+        })
+}
+
+fn prev_element_sibling(node: &Handle) -> Option<Handle> {
+    let parent = parent_of(node)?;
+    let children = parent.children.borrow();
+    let at = children.iter().position(|c| std::rc::Rc::ptr_eq(c, node))?;
+    children[..at]
+        .iter()
+        .rev()
+        .find(|c| matches!(c.data, NodeData::Element { .. }))
+        .cloned()
+}
+
+fn last_element_child(node: &Handle) -> Option<Handle> {
+    node.children
+        .borrow()
+        .iter()
+        .rev()
+        .find(|c| matches!(c.data, NodeData::Element { .. }))
+        .cloned()
 }
 
 /// Whether a JSON-LD text gives some entity the type `Product` (`"@type": "Product"` or
