@@ -946,6 +946,7 @@ fn sibling_sections(
     let n = page.elements.len();
     let mut inside = vec![false; n];
     let floor = (SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
+    let like_floor = (LIKE_SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
     let mut roots = Vec::new();
     let mut cur = container;
     loop {
@@ -955,9 +956,27 @@ fn sibling_sections(
         }
         let mut j = parent as usize + 1;
         let end = page.elements[parent as usize].end as usize;
+        let mut run = 0;
         while j < end {
+            run += like_section(page, j, cur as usize) as usize;
+            j = page.elements[j].end as usize;
+        }
+        let mut j = parent as usize + 1;
+        while j < end {
+            let like = run >= LIKE_RUN && like_section(page, j, cur as usize);
+            let floor = if like { like_floor } else { floor };
             if j != cur as usize && marked[j] == NO_ELEM && sum[j] >= floor {
                 roots.push(j);
+            }
+            if tracing::enabled!(tracing::Level::DEBUG) && j != cur as usize {
+                let e = &page.elements[j];
+                tracing::debug!(
+                    "sibling {j} <{} {}> sum {:.1} floor {floor:.1} marked {}",
+                    e.tag,
+                    e.id_class,
+                    sum[j],
+                    marked[j] != NO_ELEM
+                );
             }
             j = page.elements[j].end as usize;
         }
@@ -980,6 +999,22 @@ fn sibling_sections(
     }
     inside
 }
+
+/// Whether sibling `j` is one more section of the same run as `cur` (the container or
+/// one of its ancestors): both `<section>` elements, or both of the same kind (`sig`).
+/// Landing and service pages spread their copy over a run of such sections, each with
+/// a heading and a short paragraph or two, none close to the largest one's value.
+fn like_section(page: &PageDom, j: usize, cur: usize) -> bool {
+    let (a, b) = (&page.elements[j], &page.elements[cur]);
+    &*a.tag == "section" && &*b.tag == "section"
+}
+
+/// A run is at least this many like sections (the container's included).
+const LIKE_RUN: usize = 3;
+
+/// A sibling of the same run as the container (see [`like_section`]) joins it with at
+/// least this share of its value (and [`SIBLING_MIN_VALUE`]).
+const LIKE_SIBLING_SHARE: f64 = 0.0;
 
 /// A sibling section joins the container with at least this share of its value…
 const SIBLING_SHARE: f64 = 0.2;
