@@ -1014,7 +1014,7 @@ const LIKE_RUN: usize = 3;
 
 /// A sibling of the same run as the container (see [`like_section`]) joins it with at
 /// least this share of its value (and [`SIBLING_MIN_VALUE`]).
-const LIKE_SIBLING_SHARE: f64 = 0.0;
+const LIKE_SIBLING_SHARE: f64 = 0.1;
 
 /// A sibling section joins the container with at least this share of its value…
 const SIBLING_SHARE: f64 = 0.2;
@@ -1430,6 +1430,32 @@ mod tests {
         assert!(out.text.contains("Security"), "{}", out.text);
         assert!(!out.text.contains("Legal."), "{}", out.text);
         assert!(!out.text.contains("Pricing"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_run_of_small_sections_joins_the_largest_one() {
+        // A service page: a hero section with the longest copy, then a run of sections
+        // with a heading and one paragraph each, every one below the plain sibling floor.
+        let section = |h: &str| format!("<section><h2>{h}</h2><p>{ARTICLE} {h}.</p></section>");
+        let hero = format!("<p>{ARTICLE}</p>").repeat(6);
+        // The menu inside the page wrapper keeps the wrapper from being the container.
+        let menu = (1..=30)
+            .map(|i| format!("<a href=/{i}>Menu item {i}</a> "))
+            .collect::<String>();
+        let html = format!(
+            "<body><div class=page><nav>{menu}</nav>\
+             <section><h1>Our service</h1>{hero}</section>{}{}{}\
+             <div class=aside><p>{ARTICLE} Aside.</p></div></div></body>",
+            section("Onboarding"),
+            section("Support"),
+            section("Security")
+        );
+        let out = run(&html);
+        for h in ["Onboarding.", "Support.", "Security."] {
+            assert!(out.text.contains(h), "{h} {}", out.text);
+        }
+        // A lone sibling of another kind still needs the plain floor.
+        assert!(!out.text.contains("Aside."), "{}", out.text);
     }
 
     #[test]
