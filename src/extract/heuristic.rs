@@ -946,6 +946,7 @@ fn sibling_sections(
     let n = page.elements.len();
     let mut inside = vec![false; n];
     let floor = (SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
+    let like_floor = (LIKE_SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
     let mut roots = Vec::new();
     let mut cur = container;
     loop {
@@ -955,9 +956,27 @@ fn sibling_sections(
         }
         let mut j = parent as usize + 1;
         let end = page.elements[parent as usize].end as usize;
+        let mut run = 0;
         while j < end {
+            run += like_section(page, j, cur as usize) as usize;
+            j = page.elements[j].end as usize;
+        }
+        let mut j = parent as usize + 1;
+        while j < end {
+            let like = run >= LIKE_RUN && like_section(page, j, cur as usize);
+            let floor = if like { like_floor } else { floor };
             if j != cur as usize && marked[j] == NO_ELEM && sum[j] >= floor {
                 roots.push(j);
+            }
+            if tracing::enabled!(tracing::Level::DEBUG) && j != cur as usize {
+                let e = &page.elements[j];
+                tracing::debug!(
+                    "sibling {j} <{} {}> sum {:.1} floor {floor:.1} marked {}",
+                    e.tag,
+                    e.id_class,
+                    sum[j],
+                    marked[j] != NO_ELEM
+                );
             }
             j = page.elements[j].end as usize;
         }
@@ -980,6 +999,22 @@ fn sibling_sections(
     }
     inside
 }
+
+/// Whether sibling `j` is one more section of the same run as `cur` (the container or
+/// one of its ancestors): both `<section>` elements, or both of the same kind (`sig`).
+/// Landing and service pages spread their copy over a run of such sections, each with
+/// a heading and a short paragraph or two, none close to the largest one's value.
+fn like_section(page: &PageDom, j: usize, cur: usize) -> bool {
+    let (a, b) = (&page.elements[j], &page.elements[cur]);
+    &*a.tag == "section" && &*b.tag == "section"
+}
+
+/// A run is at least this many like sections (the container's included).
+const LIKE_RUN: usize = 3;
+
+/// A sibling of the same run as the container (see [`like_section`]) joins it with at
+/// least this share of its value (and [`SIBLING_MIN_VALUE`]).
+const LIKE_SIBLING_SHARE: f64 = 0.1;
 
 /// A sibling section joins the container with at least this share of its value…
 const SIBLING_SHARE: f64 = 0.2;
@@ -1395,6 +1430,32 @@ mod tests {
         assert!(out.text.contains("Security"), "{}", out.text);
         assert!(!out.text.contains("Legal."), "{}", out.text);
         assert!(!out.text.contains("Pricing"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_run_of_small_sections_joins_the_largest_one() {
+        // A service page: a hero section with the longest copy, then a run of sections
+        // with a heading and one paragraph each, every one below the plain sibling floor.
+        let section = |h: &str| format!("<section><h2>{h}</h2><p>{ARTICLE} {h}.</p></section>");
+        let hero = format!("<p>{ARTICLE}</p>").repeat(6);
+        // The menu inside the page wrapper keeps the wrapper from being the container.
+        let menu = (1..=30)
+            .map(|i| format!("<a href=/{i}>Menu item {i}</a> "))
+            .collect::<String>();
+        let html = format!(
+            "<body><div class=page><nav>{menu}</nav>\
+             <section><h1>Our service</h1>{hero}</section>{}{}{}\
+             <div class=aside><p>{ARTICLE} Aside.</p></div></div></body>",
+            section("Onboarding"),
+            section("Support"),
+            section("Security")
+        );
+        let out = run(&html);
+        for h in ["Onboarding.", "Support.", "Security."] {
+            assert!(out.text.contains(h), "{h} {}", out.text);
+        }
+        // A lone sibling of another kind still needs the plain floor.
+        assert!(!out.text.contains("Aside."), "{}", out.text);
     }
 
     #[test]
