@@ -677,6 +677,7 @@ fn extract_pass(
         })
         .filter(|(_, b)| link_density(b) <= config.max_link_density || in_dominant[b.elem as usize])
         .collect();
+    let kept = drop_post_chrome(page, config, container, &groups, &group_of, &words, kept);
     // Short blocks before the first content block are the container's own chrome
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
     // Short blocks after the last one are kept: they are often "Source:" lines and
@@ -708,7 +709,146 @@ fn extract_pass(
     }
 }
 
-/// A page with no article of its own: the content evidence outside link-led content-like
+/// Most words a line of per-post chrome may have (see [`drop_post_chrome`]).
+const POST_CHROME_WORDS: u32 = 4;
+
+/// Words of unlinked text in one line that make an item a post someone wrote.
+const POST_TEXT_WORDS: u32 = 20;
+
+/// Share of a thread's posts in which the same short line must recur to be chrome.
+const POST_CHROME_SHARE: f64 = 0.5;
+
+/// Per-post chrome of a thread: when the container is dominated by a repeated structure
+/// of posts with their own text (forums on XenForo, phpBB, vBulletin, StackExchange,
+/// review threads), the short lines that recur with the same text in most posts are
+/// the software's labels (user panels' "Joined" / "Messages" / "Reaction score", vote
+/// and badge lines, "Reply", "Quote", "Report"), not what members wrote. Comparing the
+/// posts with each other finds them in any language; lines that differ from post to
+/// post (author names, dates, the posts' text) are kept. Numbers are ignored in the
+/// comparison ("Reply 3", "Posts: 1,204").
+fn drop_post_chrome<'a>(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    container: ElemId,
+    groups: &[Group],
+    group_of: &[u32],
+    words: &[u64],
+    kept: Vec<(usize, &'a Block)>,
+) -> Vec<(usize, &'a Block)> {
+    let c = container as usize;
+    let end = page.elements[c].end as usize;
+    let thread = |g: u32| -> bool {
+        g != u32::MAX && {
+            let gr = &groups[g as usize];
+            gr.content_like(config)
+                && !gr.linked()
+                && gr.words as f64 >= config.list_dominance * words[c] as f64
+        }
+    };
+    // Outermost thread post enclosing each element of the container.
+    let mut post = vec![NO_ELEM; end - c];
+    let mut any = false;
+    for i in c + 1..end {
+        let p = page.elements[i].parent as usize;
+        post[i - c] = if p > c && post[p - c] != NO_ELEM {
+            post[p - c]
+        } else if thread(group_of[i]) {
+            any = true;
+            i as ElemId
+        } else {
+            NO_ELEM
+        };
+    }
+    if !any {
+        return kept;
+    }
+    let key = |b: &Block| -> String {
+        let mut k = String::with_capacity(b.text.len());
+        let mut digits = false;
+        for ch in b.text.chars() {
+            if ch.is_numeric() {
+                if !digits {
+                    k.push('#');
+                }
+                digits = true;
+            } else if digits && matches!(ch, ',' | '.') {
+            } else {
+                digits = false;
+                k.extend(ch.to_lowercase());
+            }
+        }
+        k
+    };
+    // Distinct posts in which each (structure, short line) recurs, and posts with a
+    // paragraph of their own (what makes the items posts, not product cards, price
+    // plans or table rows, whose labels recur too).
+    let mut seen: std::collections::HashMap<(u32, String), (u32, ElemId)> = Default::default();
+    let mut written = vec![0u32; groups.len()];
+    let mut last_written = NO_ELEM;
+    let short = |b: &Block| b.words <= POST_CHROME_WORDS;
+    for (_, b) in &kept {
+        let e = b.elem as usize;
+        if e <= c || e >= end || post[e - c] == NO_ELEM {
+            continue;
+        }
+        let it = post[e - c];
+        if b.words - b.link_words >= POST_TEXT_WORDS && last_written != it {
+            last_written = it;
+            written[group_of[it as usize] as usize] += 1;
+        }
+        // Lines of numbers alone (table cells, counts) are no labels.
+        if !short(b) || !b.text.chars().any(char::is_alphabetic) {
+            continue;
+        }
+        let entry = seen
+            .entry((group_of[it as usize], key(b)))
+            .or_insert((0, NO_ELEM));
+        if entry.1 != it {
+            entry.0 += 1;
+            entry.1 = it;
+        }
+    }
+    let chrome = |b: &Block| -> bool {
+        let e = b.elem as usize;
+        if e <= c || e >= end || post[e - c] == NO_ELEM || !short(b) {
+            return false;
+        }
+        let g = group_of[post[e - c] as usize];
+        if (written[g as usize] as f64) < POST_CHROME_SHARE * groups[g as usize].items as f64 {
+            return false;
+        }
+        let n = seen.get(&(g, key(b))).map_or(0, |x| x.0);
+        n >= config.min_list_items
+            && n as f64 >= POST_CHROME_SHARE * groups[g as usize].items as f64
+    };
+    // A line of numbers alone right after a label of the same post is the label's value
+    // ("Messages" / "1,204").
+    let mut out = Vec::with_capacity(kept.len());
+    let mut after_label = NO_ELEM;
+    for (i, b) in kept {
+        let e = b.elem as usize;
+        let it = if e > c && e < end {
+            post[e - c]
+        } else {
+            NO_ELEM
+        };
+        if chrome(b) {
+            after_label = it;
+            continue;
+        }
+        let value = it != NO_ELEM
+            && after_label == it
+            && short(b)
+            && !b.text.chars().any(char::is_alphabetic);
+        after_label = NO_ELEM;
+        if !value {
+            out.push((i, b));
+        }
+    }
+    out
+}
+
+/// A page with no article of its own:/// A page with no article of its own: the content evidence outside link-led content-like
 /// repeated items ([`Group::linked`]; sections and posts with their own text count as
 /// article) and outside boilerplate is below `min_article_evidence`, and some link-led
 /// content-like repeated structure exists. Category pages, search results, shop grids and event
