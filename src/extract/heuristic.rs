@@ -724,8 +724,9 @@ const POST_CHROME_SHARE: f64 = 0.5;
 /// the software's labels (user panels' "Joined" / "Messages" / "Reaction score", vote
 /// and badge lines, "Reply", "Quote", "Report"), not what members wrote. Comparing the
 /// posts with each other finds them in any language; lines that differ from post to
-/// post (author names, dates, the posts' text) are kept. Numbers are ignored in the
-/// comparison ("Reply 3", "Posts: 1,204").
+/// post (author names, the posts' text) are kept, and so are lines with a number in them:
+/// dates recur within a thread ("Posted March 5, 2024"), and a label's number is its
+/// value. A line of numbers alone right after a label is that label's value.
 fn drop_post_chrome<'a>(
     page: &PageDom,
     config: &HeuristicConfig,
@@ -762,23 +763,7 @@ fn drop_post_chrome<'a>(
     if !any {
         return kept;
     }
-    let key = |b: &Block| -> String {
-        let mut k = String::with_capacity(b.text.len());
-        let mut digits = false;
-        for ch in b.text.chars() {
-            if ch.is_numeric() {
-                if !digits {
-                    k.push('#');
-                }
-                digits = true;
-            } else if digits && matches!(ch, ',' | '.') {
-            } else {
-                digits = false;
-                k.extend(ch.to_lowercase());
-            }
-        }
-        k
-    };
+    let key = |b: &Block| -> String { b.text.trim().to_lowercase() };
     // Distinct posts in which each (structure, short line) recurs, and posts with a
     // paragraph of their own (what makes the items posts, not product cards, price
     // plans or table rows, whose labels recur too).
@@ -786,6 +771,9 @@ fn drop_post_chrome<'a>(
     let mut written = vec![0u32; groups.len()];
     let mut last_written = NO_ELEM;
     let short = |b: &Block| b.words <= POST_CHROME_WORDS;
+    let label = |b: &Block| {
+        short(b) && b.text.chars().any(char::is_alphabetic) && !b.text.chars().any(char::is_numeric)
+    };
     for (_, b) in &kept {
         let e = b.elem as usize;
         if e <= c || e >= end || post[e - c] == NO_ELEM {
@@ -796,8 +784,7 @@ fn drop_post_chrome<'a>(
             last_written = it;
             written[group_of[it as usize] as usize] += 1;
         }
-        // Lines of numbers alone (table cells, counts) are no labels.
-        if !short(b) || !b.text.chars().any(char::is_alphabetic) {
+        if !label(b) {
             continue;
         }
         let entry = seen
@@ -810,7 +797,7 @@ fn drop_post_chrome<'a>(
     }
     let chrome = |b: &Block| -> bool {
         let e = b.elem as usize;
-        if e <= c || e >= end || post[e - c] == NO_ELEM || !short(b) {
+        if e <= c || e >= end || post[e - c] == NO_ELEM || !label(b) {
             return false;
         }
         let g = group_of[post[e - c] as usize];
@@ -1657,6 +1644,62 @@ mod tests {
         let out = run(&html);
         assert!(out.text.contains("Linked card 2.3"), "{}", out.text);
         assert!(out.text.contains("Linked card 5.1"), "{}", out.text);
+    }
+
+    #[test]
+    fn labels_recurring_in_every_post_of_a_thread_are_dropped() {
+        let names = ["alice", "bob", "carol", "dave"];
+        let posts: String = names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                format!(
+                    "<div class=post><div class=user><span>{name}</span><dl><dt>Joined</dt>\
+                     <dd>Mar {k}, 2015</dd><dt>Messages</dt><dd>1,{k}04</dd></dl></div>\
+                     <div class=body><p>Post number {k} by {name} says the gasket on the \
+                     water pump was the culprit all along, and replacing it with a new one \
+                     from the dealer stopped the leak for good after two weeks.</p></div></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/f>Forums</a></nav>\
+             <div class=thread><h1>Water pump leak</h1>{posts}</div>\
+             <footer>Copyright</footer></body></html>"
+        );
+        let out = run(&html);
+        for name in names {
+            assert!(out.text.contains(name), "{}", out.text);
+        }
+        assert!(out.text.contains("Mar 2, 2015"), "{}", out.text);
+        assert!(
+            out.text.contains("the gasket on the water pump"),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Joined"), "{}", out.text);
+        assert!(!out.text.contains("Messages"), "{}", out.text);
+        assert!(!out.text.contains("1,204"), "{}", out.text);
+    }
+
+    #[test]
+    fn recurring_short_lines_of_an_article_without_posts_are_kept() {
+        // Cards without a written paragraph (spec sheets, price plans) are no thread.
+        let cards: String = (0..4)
+            .map(|k| {
+                format!(
+                    "<div class=card><h3>Lamp {k}</h3><p>Max light</p><p>{k}00 lumens</p>\
+                     <p>Weight</p><p>{k} ounces</p><p>Rechargeable battery inside</p></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=main><h1>Best lamps</h1><p>We tested many lamps over \
+             several months of camping trips and these are the ones we liked the most, \
+             with their light output and weight.</p>{cards}</div></body></html>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Max light"), "{}", out.text);
     }
 
     #[test]
