@@ -677,6 +677,7 @@ fn extract_pass(
         })
         .filter(|(_, b)| link_density(b) <= config.max_link_density || in_dominant[b.elem as usize])
         .collect();
+    let kept = drop_post_chrome(page, config, container, &groups, &group_of, &words, kept);
     // Short blocks before the first content block are the container's own chrome
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
     // Short blocks after the last one are kept: they are often "Source:" lines and
@@ -708,7 +709,133 @@ fn extract_pass(
     }
 }
 
-/// A page with no article of its own: the content evidence outside link-led content-like
+/// Most words a line of per-post chrome may have (see [`drop_post_chrome`]).
+const POST_CHROME_WORDS: u32 = 4;
+
+/// Words of unlinked text in one line that make an item a post someone wrote.
+const POST_TEXT_WORDS: u32 = 20;
+
+/// Share of a thread's posts in which the same short line must recur to be chrome.
+const POST_CHROME_SHARE: f64 = 0.5;
+
+/// Per-post chrome of a thread: when the container is dominated by a repeated structure
+/// of posts with their own text (forums on XenForo, phpBB, vBulletin, StackExchange,
+/// review threads), the short lines that recur with the same text in most posts are
+/// the software's labels (user panels' "Joined" / "Messages" / "Reaction score", vote
+/// and badge lines, "Reply", "Quote", "Report"), not what members wrote. Comparing the
+/// posts with each other finds them in any language; lines that differ from post to
+/// post (author names, the posts' text) are kept, and so are lines with a number in them:
+/// dates recur within a thread ("Posted March 5, 2024"), and a label's number is its
+/// value. A line of numbers alone right after a label is that label's value.
+fn drop_post_chrome<'a>(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    container: ElemId,
+    groups: &[Group],
+    group_of: &[u32],
+    words: &[u64],
+    kept: Vec<(usize, &'a Block)>,
+) -> Vec<(usize, &'a Block)> {
+    let c = container as usize;
+    let end = page.elements[c].end as usize;
+    let thread = |g: u32| -> bool {
+        g != u32::MAX && {
+            let gr = &groups[g as usize];
+            gr.content_like(config)
+                && !gr.linked()
+                && gr.words as f64 >= config.list_dominance * words[c] as f64
+        }
+    };
+    // Outermost thread post enclosing each element of the container.
+    let mut post = vec![NO_ELEM; end - c];
+    let mut any = false;
+    for i in c + 1..end {
+        let p = page.elements[i].parent as usize;
+        post[i - c] = if p > c && post[p - c] != NO_ELEM {
+            post[p - c]
+        } else if thread(group_of[i]) {
+            any = true;
+            i as ElemId
+        } else {
+            NO_ELEM
+        };
+    }
+    if !any {
+        return kept;
+    }
+    let key = |b: &Block| -> String { b.text.trim().to_lowercase() };
+    // Distinct posts in which each (structure, short line) recurs, and posts with a
+    // paragraph of their own (what makes the items posts, not product cards, price
+    // plans or table rows, whose labels recur too).
+    let mut seen: std::collections::HashMap<(u32, String), (u32, ElemId)> = Default::default();
+    let mut written = vec![0u32; groups.len()];
+    let mut last_written = NO_ELEM;
+    let short = |b: &Block| b.words <= POST_CHROME_WORDS;
+    let label = |b: &Block| {
+        short(b) && b.text.chars().any(char::is_alphabetic) && !b.text.chars().any(char::is_numeric)
+    };
+    for (_, b) in &kept {
+        let e = b.elem as usize;
+        if e <= c || e >= end || post[e - c] == NO_ELEM {
+            continue;
+        }
+        let it = post[e - c];
+        if b.words - b.link_words >= POST_TEXT_WORDS && last_written != it {
+            last_written = it;
+            written[group_of[it as usize] as usize] += 1;
+        }
+        if !label(b) {
+            continue;
+        }
+        let entry = seen
+            .entry((group_of[it as usize], key(b)))
+            .or_insert((0, NO_ELEM));
+        if entry.1 != it {
+            entry.0 += 1;
+            entry.1 = it;
+        }
+    }
+    let chrome = |b: &Block| -> bool {
+        let e = b.elem as usize;
+        if e <= c || e >= end || post[e - c] == NO_ELEM || !label(b) {
+            return false;
+        }
+        let g = group_of[post[e - c] as usize];
+        if (written[g as usize] as f64) < POST_CHROME_SHARE * groups[g as usize].items as f64 {
+            return false;
+        }
+        let n = seen.get(&(g, key(b))).map_or(0, |x| x.0);
+        n >= config.min_list_items
+            && n as f64 >= POST_CHROME_SHARE * groups[g as usize].items as f64
+    };
+    // A line of numbers alone right after a label of the same post is the label's value
+    // ("Messages" / "1,204").
+    let mut out = Vec::with_capacity(kept.len());
+    let mut after_label = NO_ELEM;
+    for (i, b) in kept {
+        let e = b.elem as usize;
+        let it = if e > c && e < end {
+            post[e - c]
+        } else {
+            NO_ELEM
+        };
+        if chrome(b) {
+            after_label = it;
+            continue;
+        }
+        let value = it != NO_ELEM
+            && after_label == it
+            && short(b)
+            && !b.text.chars().any(char::is_alphabetic);
+        after_label = NO_ELEM;
+        if !value {
+            out.push((i, b));
+        }
+    }
+    out
+}
+
+/// A page with no article of its own:/// A page with no article of its own: the content evidence outside link-led content-like
 /// repeated items ([`Group::linked`]; sections and posts with their own text count as
 /// article) and outside boilerplate is below `min_article_evidence`, and some link-led
 /// content-like repeated structure exists. Category pages, search results, shop grids and event
@@ -1578,6 +1705,62 @@ mod tests {
         let out = run(&html);
         assert!(out.text.contains("Linked card 2.3"), "{}", out.text);
         assert!(out.text.contains("Linked card 5.1"), "{}", out.text);
+    }
+
+    #[test]
+    fn labels_recurring_in_every_post_of_a_thread_are_dropped() {
+        let names = ["alice", "bob", "carol", "dave"];
+        let posts: String = names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                format!(
+                    "<div class=post><div class=user><span>{name}</span><dl><dt>Joined</dt>\
+                     <dd>Mar {k}, 2015</dd><dt>Messages</dt><dd>1,{k}04</dd></dl></div>\
+                     <div class=body><p>Post number {k} by {name} says the gasket on the \
+                     water pump was the culprit all along, and replacing it with a new one \
+                     from the dealer stopped the leak for good after two weeks.</p></div></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/f>Forums</a></nav>\
+             <div class=thread><h1>Water pump leak</h1>{posts}</div>\
+             <footer>Copyright</footer></body></html>"
+        );
+        let out = run(&html);
+        for name in names {
+            assert!(out.text.contains(name), "{}", out.text);
+        }
+        assert!(out.text.contains("Mar 2, 2015"), "{}", out.text);
+        assert!(
+            out.text.contains("the gasket on the water pump"),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Joined"), "{}", out.text);
+        assert!(!out.text.contains("Messages"), "{}", out.text);
+        assert!(!out.text.contains("1,204"), "{}", out.text);
+    }
+
+    #[test]
+    fn recurring_short_lines_of_an_article_without_posts_are_kept() {
+        // Cards without a written paragraph (spec sheets, price plans) are no thread.
+        let cards: String = (0..4)
+            .map(|k| {
+                format!(
+                    "<div class=card><h3>Lamp {k}</h3><p>Max light</p><p>{k}00 lumens</p>\
+                     <p>Weight</p><p>{k} ounces</p><p>Rechargeable battery inside</p></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=main><h1>Best lamps</h1><p>We tested many lamps over \
+             several months of camping trips and these are the ones we liked the most, \
+             with their light output and weight.</p>{cards}</div></body></html>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Max light"), "{}", out.text);
     }
 
     #[test]
