@@ -420,8 +420,8 @@ impl Builder {
                 if ((is_hidden(&attr)
                     || hidden_by_hide_class(attr("class"))
                     || hidden_by_display_class(attr("class")))
-                    && !is_switchable_panel(node)
                     && !is_tab_panel(&attr)
+                    && !is_switchable_panel(node)
                     && !self.holds_most_text(node))
                     || hidden_by_class(attr("class"), node)
                 {
@@ -901,6 +901,9 @@ fn is_switchable_panel(node: &Handle) -> bool {
         if is_toggle(&t) {
             return true;
         }
+        if is_form(&t) {
+            break;
+        }
         toggle = last_element_child(&t);
     }
     let (
@@ -918,7 +921,7 @@ fn is_switchable_panel(node: &Handle) -> bool {
     else {
         return false;
     };
-    if n1.local != n2.local {
+    if n1.local != n2.local || is_aria_hidden(a1) {
         return false;
     }
     let class_of = |a: &std::cell::RefCell<Vec<html5ever::Attribute>>| {
@@ -942,22 +945,50 @@ fn is_switchable_panel(node: &Handle) -> bool {
     !own.is_empty() && own == other
 }
 
+/// `aria-hidden="true"`: on a sibling of the same kind, the off-screen slide or the
+/// cloned copy of a carousel or marquee, not a tab panel.
+fn is_aria_hidden(attrs: &std::cell::RefCell<Vec<html5ever::Attribute>>) -> bool {
+    attrs
+        .borrow()
+        .iter()
+        .any(|a| &*a.name.local == "aria-hidden" && a.value.eq_ignore_ascii_case("true"))
+}
+
+/// A `<form>`: its last button submits it, and the hidden element after it is the
+/// form's "thank you" message, not a panel that button opens.
+fn is_form(h: &Handle) -> bool {
+    matches!(&h.data, NodeData::Element { name, .. } if &*name.local == "form")
+}
+
 /// An accordion toggle: a `<button>` or `<summary>`, or an element with `role=button` or
 /// `aria-expanded`.
 fn is_toggle(h: &Handle) -> bool {
     let NodeData::Element { name, attrs, .. } = &h.data else {
         return false;
     };
-    matches!(&*name.local, "button" | "summary")
-        || attrs.borrow().iter().any(|a| {
-            &*a.name.local == "aria-expanded"
-                || (&*a.name.local == "role" && a.value.eq_ignore_ascii_case("button"))
-        })
+    let attrs = attrs.borrow();
+    let opens_popup = attrs.iter().any(|a| {
+        &*a.name.local == "aria-haspopup"
+            || (&*a.name.local == "role" && !a.value.eq_ignore_ascii_case("button"))
+    });
+    !opens_popup
+        && (matches!(&*name.local, "button" | "summary")
+            || attrs.iter().any(|a| {
+                &*a.name.local == "aria-expanded"
+                    || (&*a.name.local == "role" && a.value.eq_ignore_ascii_case("button"))
+            }))
 }
+
+/// Children of one parent beyond which a hidden element's previous sibling is not looked
+/// for (keeps the walk linear on a long list of hidden items; panels have few siblings).
+const MAX_SIBLINGS_SCANNED: usize = 1024;
 
 fn prev_element_sibling(node: &Handle) -> Option<Handle> {
     let parent = parent_of(node)?;
     let children = parent.children.borrow();
+    if children.len() > MAX_SIBLINGS_SCANNED {
+        return None;
+    }
     let at = children.iter().position(|c| std::rc::Rc::ptr_eq(c, node))?;
     children[..at]
         .iter()
@@ -1149,6 +1180,48 @@ mod tests {
             "<main class='post hide'><p>{body}</p></main><p>foot</p>"
         ));
         assert_eq!(page.blocks.len(), 2);
+    }
+
+    #[test]
+    fn display_classes_hide_unless_shown_at_a_breakpoint() {
+        let body = "the whole page text is here ".repeat(10);
+        let page = parse(&format!(
+            "<p>{body}</p><p>{body}</p><div class='menu hidden'><p>{body}</p></div>\
+             <div class='d-none'><p>{body}</p></div><div class='hidden lg:block'><p>desk {body}</p></div>\
+             <div class='d-none d-md-flex'><p>md {body}</p></div><div class='d-none d-print-block'><p>{body}</p></div>"
+        ));
+        let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        let desk = format!("desk {}", body.trim());
+        let md = format!("md {}", body.trim());
+        assert_eq!(text, [body.trim(), body.trim(), &desk, &md]);
+    }
+
+    #[test]
+    fn hidden_accordion_bodies_and_tab_siblings_are_walked() {
+        let body = "the whole page text is here ".repeat(10);
+        let long = |w: &str| format!("{w} {}", "and some more words ".repeat(12).trim());
+        let (answer, detail, two, three, thanks, clone) = (
+            long("answer"),
+            long("detail"),
+            long("two"),
+            long("three"),
+            long("thanks"),
+            long("clone"),
+        );
+        let page = parse(&format!(
+            "<p>{body}</p><p>{body}</p><p>{body}</p>\
+             <div><div><button>Question?</button></div><div class='answer hidden'><p>{answer}</p></div></div>\
+             <details><summary>More</summary><div style='display:none'><p>{detail}</p></div></details>\
+             <ul class='list'><li>one</li></ul><ul class='list hidden'><li>{two}</li></ul><ul class='list hidden'><li>{three}</li></ul>\
+             <form><button>Send</button></form><div class='hidden'><p>{thanks}</p></div>\
+             <div class='slide'><p>a</p></div><div class='slide' aria-hidden=true><p>{clone}</p></div>"
+        ));
+        let text: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert!(text.contains(&answer.as_str()), "{text:?}");
+        assert!(text.contains(&detail.as_str()));
+        assert!(text.contains(&two.as_str()) && text.contains(&three.as_str()));
+        assert!(!text.contains(&thanks.as_str()));
+        assert!(!text.contains(&clone.as_str()));
     }
 
     #[test]
