@@ -411,12 +411,7 @@ impl Builder {
             NodeData::Element { name, attrs, .. } => {
                 let tag: &str = &name.local;
                 let attrs = attrs.borrow();
-                let attr = |n: &str| {
-                    attrs
-                        .iter()
-                        .find(|a| &*a.name.local == n)
-                        .map(|a| &*a.value)
-                };
+                let attr = |n: &str| attr_value(&attrs, n);
                 if ((is_hidden(&attr)
                     || hidden_by_hide_class(attr("class"))
                     || hidden_by_display_class(attr("class")))
@@ -546,17 +541,13 @@ impl Builder {
                 role.push(' ');
             }
         }
-        let mut h = crc32fast::Hasher::new();
-        h.update(tag.as_bytes());
-        h.update(b"\0");
-        h.update(sig_class(attr("class").unwrap_or("")).as_bytes());
         self.page.elements.push(Element {
             tag: tag.into(),
             parent: self.current,
             end: id + 1,
             id_class: id_class.into(),
             role: role.trim_end().into(),
-            sig: h.finalize(),
+            sig: kind_sig(tag, attr("class").unwrap_or("")),
         });
         if tag == "body" && self.page.body.is_none() {
             self.page.body = Some(id);
@@ -693,10 +684,8 @@ fn enclosing_main(node: &Handle) -> Option<Handle> {
     while let Some(h) = cur {
         if let NodeData::Element { name, attrs, .. } = &h.data {
             let main = &*name.local == "main"
-                || attrs
-                    .borrow()
-                    .iter()
-                    .any(|a| &*a.name.local == "role" && a.value.eq_ignore_ascii_case("main"));
+                || attr_value(&attrs.borrow(), "role")
+                    .is_some_and(|r| r.eq_ignore_ascii_case("main"));
             if main {
                 return Some(h);
             }
@@ -771,7 +760,7 @@ pub(crate) fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
     if attr("hidden").is_some() && !attr("id").is_some_and(is_streamed_segment_id) {
         return true;
     }
-    if attr("aria-hidden").is_some_and(|v| v.eq_ignore_ascii_case("true")) {
+    if aria_hidden(attr) {
         return true;
     }
     attr("style").is_some_and(|s| {
@@ -782,6 +771,20 @@ pub(crate) fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
             .to_ascii_lowercase();
         s.contains("display:none") || s.contains("visibility:hidden")
     })
+}
+
+/// `aria-hidden="true"`. (On a sibling of a hidden panel, see [`is_switchable_panel`],
+/// it marks the off-screen slide or the cloned copy of a carousel or marquee, not a tab.)
+fn aria_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
+    attr("aria-hidden").is_some_and(|v| v.eq_ignore_ascii_case("true"))
+}
+
+/// The value of attribute `name`, if the element has it.
+fn attr_value<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|a| &*a.name.local == name)
+        .map(|a| &*a.value)
 }
 
 /// React's streaming server rendering (Next.js app router and others) sends each
@@ -831,13 +834,18 @@ fn hidden_by_display_class(class: Option<&str>) -> bool {
     };
     let mut hidden = false;
     for t in c.split_ascii_whitespace() {
-        if matches!(t, "hidden" | "d-none" | "is-hidden") {
+        if is_display_hiding_token(t) {
             hidden = true;
         } else if shows_at_breakpoint(t) {
             return false;
         }
     }
     hidden
+}
+
+/// The display utility tokens that hide an element (see [`hidden_by_display_class`]).
+fn is_display_hiding_token(t: &str) -> bool {
+    matches!(t, "hidden" | "d-none" | "is-hidden")
 }
 
 /// A responsive class token that sets a visible display value at some screen size:
@@ -921,37 +929,22 @@ fn is_switchable_panel(node: &Handle) -> bool {
     else {
         return false;
     };
-    if n1.local != n2.local || is_aria_hidden(a1) {
+    let (a1, a2) = (a1.borrow(), a2.borrow());
+    if n1.local != n2.local || aria_hidden(&|n| attr_value(&a1, n)) {
         return false;
     }
-    let class_of = |a: &std::cell::RefCell<Vec<html5ever::Attribute>>| {
-        a.borrow()
-            .iter()
-            .find(|x| &*x.name.local == "class")
-            .map(|x| x.value.to_string())
-            .unwrap_or_default()
-    };
-    let (c1, c2) = (class_of(a1), class_of(a2));
-    let mut own: Vec<&str> = c1
-        .split_ascii_whitespace()
-        .filter(|t| !matches!(*t, "hidden" | "d-none" | "is-hidden"))
-        .collect();
-    let mut other: Vec<&str> = c2
-        .split_ascii_whitespace()
-        .filter(|t| !matches!(*t, "hidden" | "d-none" | "is-hidden"))
-        .collect();
-    own.sort_unstable();
-    other.sort_unstable();
-    !own.is_empty() && own == other
-}
-
-/// `aria-hidden="true"`: on a sibling of the same kind, the off-screen slide or the
-/// cloned copy of a carousel or marquee, not a tab panel.
-fn is_aria_hidden(attrs: &std::cell::RefCell<Vec<html5ever::Attribute>>) -> bool {
-    attrs
-        .borrow()
-        .iter()
-        .any(|a| &*a.name.local == "aria-hidden" && a.value.eq_ignore_ascii_case("true"))
+    // The class tokens but for the hiding ones, sorted.
+    fn kind(a: &[html5ever::Attribute]) -> Vec<&str> {
+        let mut tokens: Vec<&str> = attr_value(a, "class")
+            .unwrap_or("")
+            .split_ascii_whitespace()
+            .filter(|t| !is_display_hiding_token(t))
+            .collect();
+        tokens.sort_unstable();
+        tokens
+    }
+    let own = kind(&a1);
+    !own.is_empty() && own == kind(&a2)
 }
 
 /// A `<form>`: its last button submits it, and the hidden element after it is the
@@ -967,16 +960,13 @@ fn is_toggle(h: &Handle) -> bool {
         return false;
     };
     let attrs = attrs.borrow();
-    let opens_popup = attrs.iter().any(|a| {
-        &*a.name.local == "aria-haspopup"
-            || (&*a.name.local == "role" && !a.value.eq_ignore_ascii_case("button"))
-    });
+    let role = attr_value(&attrs, "role");
+    let opens_popup = attr_value(&attrs, "aria-haspopup").is_some()
+        || role.is_some_and(|r| !r.eq_ignore_ascii_case("button"));
     !opens_popup
         && (matches!(&*name.local, "button" | "summary")
-            || attrs.iter().any(|a| {
-                &*a.name.local == "aria-expanded"
-                    || (&*a.name.local == "role" && a.value.eq_ignore_ascii_case("button"))
-            }))
+            || attr_value(&attrs, "aria-expanded").is_some()
+            || role.is_some_and(|r| r.eq_ignore_ascii_case("button")))
 }
 
 /// Children of one parent beyond which a hidden element's previous sibling is not looked
@@ -1050,6 +1040,16 @@ pub fn collapse(s: &str) -> String {
         out.push_str(w);
     }
     out
+}
+
+/// An element's kind, [`Element::sig`]: its tag and the part of its `class` value that
+/// names its kind ([`sig_class`]).
+pub(crate) fn kind_sig(tag: &str, class: &str) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(tag.as_bytes());
+    h.update(b"\0");
+    h.update(sig_class(class).as_bytes());
+    h.finalize()
 }
 
 /// The part of a `class` value that names an element's kind, for [`Element::sig`].

@@ -258,34 +258,25 @@ fn extract_pass(
     // own (a forum thread whose posts are `class="comment"`): then no comment mark counts.
     // An article page with a long discussion keeps its comments out.
     let comments_are_content = {
-        let mut in_comments = vec![false; n];
-        let mut comment_good = 0.0;
-        for (i, e) in page.elements.iter().enumerate() {
-            let parent_in = e.parent != NO_ELEM && in_comments[e.parent as usize];
-            if !parent_in && own_marks[i] == Mark::Comments {
-                comment_good += good[i];
-            }
-            in_comments[i] = parent_in || own_marks[i] == Mark::Comments;
-        }
+        let in_comments = in_subtrees(page, |i| own_marks[i] == Mark::Comments);
+        let comment_good = outermost_good(page, &in_comments, &good);
         // A consent dialog's purpose texts are no article either (`vocab::is_overlay_name`).
-        let mut in_consent = vec![false; n];
-        let mut consent_good = 0.0;
-        for (i, e) in page.elements.iter().enumerate() {
-            let parent_in = e.parent != NO_ELEM && in_consent[e.parent as usize];
-            let own = own_marks[i] == Mark::Boilerplate && vocab::is_overlay_name(&e.id_class);
-            if !parent_in && !in_comments[i] && own {
-                consent_good += good[i];
-            }
-            in_consent[i] = parent_in || own;
-        }
+        let in_consent = in_subtrees(page, |i| {
+            !in_comments[i]
+                && own_marks[i] == Mark::Boilerplate
+                && vocab::is_overlay_name(&page.elements[i].id_class)
+        });
+        let consent_good = outermost_good(page, &in_consent, &good);
         let rest = total_good - comment_good - consent_good;
         tracing::debug!(
             "comment evidence {comment_good:.0} of {total_good:.0} (consent {consent_good:.0})"
         );
-        comment_good > 0.0
-            && ((rest < config.min_article_evidence
-                && !declared_article_apart(page, &in_comments, &good, config))
-                || posts_continue_in_comments(page, &in_comments, &good, rest))
+        comment_good > 0.0 && {
+            let holds = holds_any(page, &in_comments);
+            (rest < config.min_article_evidence
+                && !declared_article_apart(page, &in_comments, &holds, &good, config))
+                || posts_continue_in_comments(page, &in_comments, &holds, &good, rest)
+        }
     };
     let mut marked = vec![NO_ELEM; n];
     for (i, e) in page.elements.iter().enumerate() {
@@ -431,7 +422,7 @@ fn extract_pass(
             let gr = &groups[g];
             gr.content_like(config)
                 && (titled[g] * 3 >= gr.items * 2 || truncated[g] * 3 >= gr.items * 2)
-                && gr.link_words as f64 >= TEASER_LINK_SHARE * gr.words as f64
+                && gr.linked()
                 && ((gr.words - gr.link_words) as f64) <= TEASER_MAX_SNIPPET * gr.items as f64
                 && !is_disclosure(&page.elements[gr.parent as usize].id_class)
         };
@@ -635,27 +626,25 @@ fn extract_pass(
     // structure alone is too small to dominate. Only link-led structures
     // ([`Group::linked`]) pass this on: an article's paragraphs form a dominant repeated
     // structure too, and the "read more" link lists inside them stay dropped.
-    let mut in_dominant = vec![false; n];
-    for (i, e) in page.elements.iter().enumerate() {
-        in_dominant[i] = (e.parent != NO_ELEM && in_dominant[e.parent as usize])
-            || (group_of[i] != u32::MAX
-                && groups[group_of[i] as usize].content_like(config)
-                && groups[group_of[i] as usize].linked()
-                && dominant(group_of[i]));
-    }
+    let in_dominant = in_subtrees(page, |i| {
+        group_of[i] != u32::MAX
+            && groups[group_of[i] as usize].content_like(config)
+            && groups[group_of[i] as usize].linked()
+            && dominant(group_of[i])
+    });
 
     // The container's blocks, without link lists and boilerplate-marked sub-elements.
     // With `include_comments`, comment sections outside the container (not inside
     // other boilerplate) are written out after it, as part of the page.
-    let mut in_comments = vec![false; n];
-    if config.include_comments {
-        for (i, e) in page.elements.iter().enumerate() {
-            in_comments[i] = (e.parent != NO_ELEM && in_comments[e.parent as usize])
-                || (marked[i] == NO_ELEM
-                    && !page.contains(i as ElemId, container)
-                    && vocab::is_comment_name(&e.id_class));
-        }
-    }
+    let in_comments = if config.include_comments {
+        in_subtrees(page, |i| {
+            marked[i] == NO_ELEM
+                && !page.contains(i as ElemId, container)
+                && vocab::is_comment_name(&page.elements[i].id_class)
+        })
+    } else {
+        vec![false; n]
+    };
     let kept: Vec<(usize, &Block)> = page
         .blocks
         .iter()
@@ -677,7 +666,7 @@ fn extract_pass(
         })
         .filter(|(_, b)| link_density(b) <= config.max_link_density || in_dominant[b.elem as usize])
         .collect();
-    let kept = drop_post_chrome(page, config, container, &groups, &group_of, &words, kept);
+    let kept = drop_post_chrome(page, config, container, &groups, &group_of, &dominant, kept);
     // Short blocks before the first content block are the container's own chrome
     // (breadcrumbs, date and view-count lines, the headline shown apart from the text).
     // Short blocks after the last one are kept: they are often "Source:" lines and
@@ -733,18 +722,14 @@ fn drop_post_chrome<'a>(
     container: ElemId,
     groups: &[Group],
     group_of: &[u32],
-    words: &[u64],
+    dominant: &dyn Fn(u32) -> bool,
     kept: Vec<(usize, &'a Block)>,
 ) -> Vec<(usize, &'a Block)> {
     let c = container as usize;
     let end = page.elements[c].end as usize;
+    // A dominant structure of posts with their own text (not link-led teasers).
     let thread = |g: u32| -> bool {
-        g != u32::MAX && {
-            let gr = &groups[g as usize];
-            gr.content_like(config)
-                && !gr.linked()
-                && gr.words as f64 >= config.list_dominance * words[c] as f64
-        }
+        dominant(g) && groups[g as usize].content_like(config) && !groups[g as usize].linked()
     };
     // Outermost thread post enclosing each element of the container.
     let mut post = vec![NO_ELEM; end - c];
@@ -835,7 +820,7 @@ fn drop_post_chrome<'a>(
     out
 }
 
-/// A page with no article of its own:/// A page with no article of its own: the content evidence outside link-led content-like
+/// A page with no article of its own: the content evidence outside link-led content-like
 /// repeated items ([`Group::linked`]; sections and posts with their own text count as
 /// article) and outside boilerplate is below `min_article_evidence`, and some link-led
 /// content-like repeated structure exists. Category pages, search results, shop grids and event
@@ -907,18 +892,10 @@ fn review_marks(
 fn declared_article_apart(
     page: &PageDom,
     in_comments: &[bool],
+    holds: &[bool],
     good: &[f64],
     config: &HeuristicConfig,
 ) -> bool {
-    let n = page.elements.len();
-    // Whether each element holds a comment section (bottom-up).
-    let mut holds = vec![false; n];
-    for i in (0..n).rev() {
-        let p = page.elements[i].parent;
-        if p != NO_ELEM && (holds[i] || in_comments[i]) {
-            holds[p as usize] = true;
-        }
-    }
     page.elements.iter().enumerate().any(|(i, e)| {
         (&*e.tag == "article" || e.role.split(' ').any(|r| r == "articlebody"))
             && !in_comments[i]
@@ -940,6 +917,7 @@ fn declared_article_apart(
 fn posts_continue_in_comments(
     page: &PageDom,
     in_comments: &[bool],
+    holds: &[bool],
     good: &[f64],
     outside: f64,
 ) -> bool {
@@ -947,26 +925,13 @@ fn posts_continue_in_comments(
         return false;
     }
     let n = page.elements.len();
-    // Whether each element holds a comment section (bottom-up): wrappers of the whole
-    // thread are not the opening post.
-    let mut holds = vec![false; n];
-    for i in (0..n).rev() {
-        let p = page.elements[i].parent;
-        if p != NO_ELEM && (holds[i] || in_comments[i]) {
-            holds[p as usize] = true;
-        }
-    }
     // The opening post: the innermost element outside the comment sections (holding
-    // none) with at least `THREAD_POST_SHARE` of the evidence outside them; the layout
+    // none: wrappers of the whole thread are not the post) with at least `THREAD_POST_SHARE` of the evidence outside them; the layout
     // wrappers above it (`container`, `row`) recur everywhere and say nothing.
     let floor = THREAD_POST_SHARE * outside;
     // A long quotation inside the opening post (a quoted e-mail, an announcement) is not
     // the post: elements in a `<blockquote>` are passed over.
-    let mut in_quote = vec![false; n];
-    for (i, e) in page.elements.iter().enumerate() {
-        in_quote[i] =
-            &*e.tag == "blockquote" || (e.parent != NO_ELEM && in_quote[e.parent as usize]);
-    }
+    let in_quote = in_subtrees(page, |i| &*page.elements[i].tag == "blockquote");
     let big = |i: usize| !in_comments[i] && !holds[i] && !in_quote[i] && good[i] >= floor;
     let mut big_child = vec![false; n];
     for i in 0..n {
@@ -1031,10 +996,7 @@ const THREAD_REPLIES_SHARE: f64 = 0.5;
 
 /// Whether an element's `sig` is its tag's alone (no class naming its kind).
 fn classless(e: &super::dom::Element) -> bool {
-    let mut h = crc32fast::Hasher::new();
-    h.update(e.tag.as_bytes());
-    h.update(b"\0");
-    e.sig == h.finalize()
+    e.sig == super::dom::kind_sig(&e.tag, "")
 }
 
 /// See [`declared_article_apart`]: the declared article's content evidence, in
@@ -1128,7 +1090,8 @@ fn sibling_sections(
 }
 
 /// Whether sibling `j` is one more section of the same run as `cur` (the container or
-/// one of its ancestors): both `<section>` elements, or both of the same kind (`sig`).
+/// one of its ancestors): both `<section>` elements. (Siblings of the same kind, `sig`,
+/// measured worse: page-row `div`s of articles joined too.)
 /// Landing and service pages spread their copy over a run of such sections, each with
 /// a heading and a short paragraph or two, none close to the largest one's value.
 fn like_section(page: &PageDom, j: usize, cur: usize) -> bool {
@@ -1147,6 +1110,40 @@ const LIKE_SIBLING_SHARE: f64 = 0.1;
 const SIBLING_SHARE: f64 = 0.2;
 /// …and at least this value (one real paragraph).
 const SIBLING_MIN_VALUE: f64 = 10.0;
+
+/// Whether each element is, or lies inside, an element for which `own` holds (one pass
+/// in document order: parents come before their children).
+fn in_subtrees(page: &PageDom, own: impl Fn(usize) -> bool) -> Vec<bool> {
+    let mut inside = vec![false; page.elements.len()];
+    for (i, e) in page.elements.iter().enumerate() {
+        inside[i] = (e.parent != NO_ELEM && inside[e.parent as usize]) || own(i);
+    }
+    inside
+}
+
+/// Content evidence of the outermost elements of `inside` (each subtree counted once).
+fn outermost_good(page: &PageDom, inside: &[bool], good: &[f64]) -> f64 {
+    let mut sum = 0.0;
+    for (i, e) in page.elements.iter().enumerate() {
+        if inside[i] && !(e.parent != NO_ELEM && inside[e.parent as usize]) {
+            sum += good[i];
+        }
+    }
+    sum
+}
+
+/// Whether each element holds (strictly contains) an element of `inside` (bottom-up).
+fn holds_any(page: &PageDom, inside: &[bool]) -> Vec<bool> {
+    let n = page.elements.len();
+    let mut holds = vec![false; n];
+    for i in (0..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && (holds[i] || inside[i]) {
+            holds[p as usize] = true;
+        }
+    }
+    holds
+}
 
 /// Add every element's value to its parent's, children before parents.
 fn sum_up(page: &PageDom, values: &mut [f64]) {

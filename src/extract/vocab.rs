@@ -159,11 +159,10 @@ pub fn is_boilerplate_name(id_class: &str) -> bool {
 
 /// Overlays: modal dialogs (`modal`, run-together `memberModal`, `v8Modal`), popups and
 /// cookie/consent banners (`cmplz-cookiebanner`, `cookie-notice`, `gdpr-consent`,
-/// OneTrust, Didomi). They
-/// sit beside the page (often at the end of `<body>`, shown by scripts) and are never
-/// its content, whatever a content token in the same name says (`modal-content`,
-/// `cmplz-body`). Used by the heuristic to keep such marks even on elements holding most
-/// of a short page's text.
+/// OneTrust, Didomi). They sit beside the page (often at the end of `<body>`, shown by
+/// scripts) and are never its content, whatever a content token in the same name says
+/// (`modal-content`, `cmplz-body`). Used by the heuristic to keep such marks even on
+/// elements holding most of a short page's text.
 pub fn is_overlay_name(id_class: &str) -> bool {
     let mut cookie = false;
     let mut notice = false;
@@ -223,7 +222,7 @@ fn named_by_head_noun(id_class: &str) -> bool {
 /// tokens `caption`/`credit`, these end with them. A caption describes a picture the text
 /// does not contain; a credit line names its photographer or agency.
 fn is_caption_name(id_class: &str) -> bool {
-    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
+    tokens(id_class).any(|t| {
         t.len() > "caption".len()
             && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
     })
