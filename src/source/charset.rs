@@ -2,7 +2,9 @@
 //! then a `<meta charset>` / `http-equiv` declaration, then detection (chardetng).
 //!
 //! The BOM wins over the header as in the WHATWG encoding standard: a BOM is never wrong
-//! about the bytes that follow it, while headers often are.
+//! about the bytes that follow it, while headers often are. Past the BOM, bytes that are
+//! valid UTF-8 with multi-byte sequences are UTF-8 whatever a legacy declaration says
+//! (see [`valid_utf8_over_declared`]).
 
 use encoding_rs::{Encoding, UTF_8};
 
@@ -12,6 +14,8 @@ pub enum CharsetSource {
     Bom,
     Header,
     Meta,
+    /// Declared as a legacy encoding, but the bytes are valid UTF-8.
+    Utf8OverDeclared,
     Detected,
 }
 
@@ -21,6 +25,7 @@ impl CharsetSource {
             CharsetSource::Bom => "bom",
             CharsetSource::Header => "header",
             CharsetSource::Meta => "meta",
+            CharsetSource::Utf8OverDeclared => "valid utf-8 over declared",
             CharsetSource::Detected => "detected",
         }
     }
@@ -70,13 +75,32 @@ fn choose_encoding(
     if let Some((enc, _)) = Encoding::for_bom(bytes) {
         return (enc, CharsetSource::Bom);
     }
-    if let Some(enc) = content_type.and_then(charset_from_content_type) {
-        return (html_override(enc), CharsetSource::Header);
-    }
-    if let Some(enc) = charset_from_meta(&bytes[..bytes.len().min(META_PRESCAN_BYTES)]) {
-        return (html_override(enc), CharsetSource::Meta);
+    let declared = content_type
+        .and_then(charset_from_content_type)
+        .map(|enc| (enc, CharsetSource::Header))
+        .or_else(|| {
+            charset_from_meta(&bytes[..bytes.len().min(META_PRESCAN_BYTES)])
+                .map(|enc| (enc, CharsetSource::Meta))
+        });
+    if let Some((enc, source)) = declared {
+        let enc = html_override(enc);
+        if enc != UTF_8 && valid_utf8_over_declared(bytes) {
+            return (UTF_8, CharsetSource::Utf8OverDeclared);
+        }
+        return (enc, source);
     }
     (detect(bytes, tld), CharsetSource::Detected)
+}
+
+/// Whether the bytes are valid UTF-8 holding at least one multi-byte sequence. Pages
+/// declared as a legacy encoding (a template's `charset=gbk` or `iso-8859-1` kept after the
+/// site moved to UTF-8) whose bytes are such are UTF-8: legacy text is valid UTF-8 only by
+/// accident, and the accident needs every non-ASCII byte to pair up as lead and
+/// continuation bytes (Cyrillic, Greek or GBK text never does for a sentence). Pure ASCII
+/// reads the same either way. (Browsers follow the declaration; crawlers that must read
+/// the text, trafilatura among them, try UTF-8 first.)
+fn valid_utf8_over_declared(bytes: &[u8]) -> bool {
+    !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok()
 }
 
 /// The HTML standard decodes pages labelled UTF-16 by a meta tag as UTF-8 (a meta tag
@@ -181,5 +205,50 @@ mod tests {
             assert_eq!(d.encoding, enc, "detected {}", d.encoding.name());
             assert_eq!(d.text, text);
         }
+    }
+
+    #[test]
+    fn valid_utf8_wins_over_a_legacy_declaration() {
+        let page = "<html><head><meta charset=gbk></head><body><p>中华人民共和国国务院新闻办公室今天举行发布会。</p></body></html>";
+        let d = decode_html(page.as_bytes(), None, None);
+        assert_eq!(d.encoding, UTF_8);
+        assert_eq!(d.source, CharsetSource::Utf8OverDeclared);
+        assert!(d.text.contains("国务院"));
+        // The same page really in GBK keeps its declaration.
+        let (gbk, _, _) = encoding_rs::GBK.encode(page);
+        let d = decode_html(&gbk, None, None);
+        assert_eq!((d.encoding, d.source), (encoding_rs::GBK, CharsetSource::Meta));
+        assert!(d.text.contains("国务院"));
+        // ASCII-only pages keep what they declare (nothing to tell them apart by).
+        let d = decode_html(b"<meta charset=koi8-r><p>plain</p>", None, None);
+        assert_eq!(d.encoding, encoding_rs::KOI8_R);
+    }
+
+    /// Undeclared pages of the legacy encodings crawlers meet most, each long enough to
+    /// be a paragraph: the decoded text is the text that was written.
+    #[test]
+    fn undeclared_legacy_encodings_decode_to_the_written_text() {
+        let cases: [(&str, &'static Encoding, Option<&[u8]>); 6] = [
+            ("Москва - столица России, крупнейший по численности населения город страны и её политический центр.", encoding_rs::KOI8_R, None),
+            ("中华人民共和国国务院新闻办公室今天上午举行新闻发布会，介绍今年前三季度国民经济运行情况。", encoding_rs::GBK, None),
+            ("中華民國行政院新聞局今天上午舉行記者會，說明今年前三季國民經濟運行的情況與未來展望。", encoding_rs::BIG5, None),
+            ("Η Αθήνα είναι η πρωτεύουσα της Ελλάδας και μία από τις αρχαιότερες πόλεις του κόσμου με μεγάλη ιστορία.", encoding_rs::ISO_8859_7, Some(b"gr")),
+            ("Źródła podają, że rząd przyjął wczoraj projekt ustawy o szkolnictwie wyższym i zapowiedział dalsze zmiany.", encoding_rs::ISO_8859_2, Some(b"pl")),
+            ("Правительство приняло решение о выделении средств на строительство новых школ и больниц в регионах.", encoding_rs::WINDOWS_1251, None),
+        ];
+        for (text, enc, tld) in cases {
+            let page = format!("<html><body><p>{text}</p></body></html>");
+            let (bytes, _, unmappable) = enc.encode(&page);
+            assert!(!unmappable, "{} cannot encode the sample", enc.name());
+            let d = decode_html(&bytes, None, tld);
+            assert_eq!(d.source, CharsetSource::Detected);
+            assert!(d.text.contains(text), "{} decoded as {}: {}", enc.name(), d.encoding.name(), d.text);
+        }
+        // GB18030 text outside GBK's repertoire (a four-byte sequence) decodes too: the
+        // detector's GBK answer is the GB18030 decoder in encoding_rs.
+        let text = "新闻发布会上介绍了国民经济运行情况，€ 与 ḿ 都在其中，今年前三季度增长较快。";
+        let (bytes, _, _) = encoding_rs::GB18030.encode(text);
+        let d = decode_html(&bytes, None, None);
+        assert!(d.text.contains(text), "decoded as {}: {}", d.encoding.name(), d.text);
     }
 }
