@@ -1,0 +1,35 @@
+//! A fast evaluator for the XPath subset that rule files use, directly on the html5ever
+//! tree (no sxd-document copy, no per-step allocation of node sets by sxd-xpath).
+//!
+//! - [`Plan::compile`] parses an expression once (per rule set load) into a small plan,
+//!   or returns `None` when the expression is outside the subset; such expressions keep
+//!   going through sxd-xpath (`rules.rs`). Plans are plain data (`Send + Sync`).
+//! - The subset: absolute location paths of `/` and `//` steps with a name test or `*`,
+//!   an optional final attribute step `/@name` (or `//@name`), and predicates made of
+//!   `@a`, `@a = 'v'`, `@a != 'v'`, `contains(S, S)`, `starts-with(S, S)`, `not(..)`,
+//!   `and`, `or`, parentheses and positional `[n]`, where `S` is `@a`, a string literal,
+//!   `normalize-space(S)`, `concat(S, S, ..)` or `translate(S, S, S)`. Everything else
+//!   (other axes, `text()`, `node()`, `.`, numbers other than a bare `[n]`, unions,
+//!   string-valued top-level expressions…) is left to sxd-xpath.
+//! - [`Arena::build`] indexes the tree once per page in document order, exactly as
+//!   `xml::to_xml` converts it (elements and text only; only the first root element;
+//!   elements deeper than `MAX_DEPTH` flattened into their ancestor; attribute names that
+//!   are not XML names invisible), so a plan selects the nodes sxd-xpath would select on
+//!   the converted document — the differential tests in `rules.rs` check this on every
+//!   fixture page.
+//!
+//! Files: `arena.rs` (the page index), `tokens.rs` (the expression's tokens), `parse.rs`
+//! (the recursive-descent parser of the subset), `plan.rs` (the compiled location paths
+//! and their predicates), `eval.rs` (running a plan on the index), `str_plan.rs`
+//! (string-valued expressions for `title` / `date`).
+
+mod arena;
+mod eval;
+mod parse;
+mod plan;
+mod str_plan;
+mod tokens;
+
+pub use arena::{ANode, Arena, Kind};
+pub use plan::{Item, Plan};
+pub use str_plan::StrPlan;

@@ -1,0 +1,132 @@
+//! Wires the stages: Source → group → extract → normalize/sign → dedup → choose main →
+//! Sink. Pages stream through in chunks; each chunk is processed in parallel (rayon) and
+//! written in input order, so outputs are reproducible. Only signatures stay in memory.
+//!
+//! The two drivers below, [`run_extract`] (`thresher extract`) and [`run_pipeline`]
+//! (`thresher run`), are lists of stages; each stage lives in its own file:
+//! - `stream.rs`: reading the inputs in chunks through the thread pool, in input order;
+//! - `learn.rs`: the Infholder learning pass and the extraction cascade;
+//! - `extract.rs`: one page decoded, parsed, grouped and extracted; all pages streamed;
+//! - `pages.rs`: `run`'s `pages.jsonl` (pass 1 to a temporary file, pass 2 with the
+//!   cluster fields);
+//! - `sign.rs`: signing records read back from JSONL (`dedup`, lexical methods);
+//! - `clusters.rs`: `clusters.jsonl`;
+//! - `summary.rs`: `summary.json`'s counters and timings;
+//! - `output.rs`: output files, JSON lines, rounding.
+//!
+//! Dedup itself (clusters and their mains) is `crate::dedup::find_clusters`.
+
+mod clusters;
+mod extract;
+mod learn;
+mod output;
+mod pages;
+mod sign;
+mod stream;
+mod summary;
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use crate::config::Config;
+use crate::dedup;
+use crate::error::{Error, Result};
+use crate::extract::Cascade;
+use crate::page::ErrorRecord;
+use crate::source;
+
+pub use clusters::{write_clusters, ClusterRecord};
+pub use extract::{decode_and_parse, extract_all, extract_page};
+pub use learn::{build_cascade, LearnReport};
+pub use output::open_output;
+pub use pages::DuplicatePolicy;
+pub use sign::{collection_stats, read_and_sign};
+pub use stream::stream_pages;
+pub use summary::Summary;
+
+use clusters::write_clusters_file;
+use output::{flush_output, print_page_error, write_json};
+use pages::{extract_pages, write_pages, PARTIAL_PAGES};
+use sign::sign_with_stats;
+use summary::write_summary;
+
+/// `thresher extract`: one JSON record per page. Returns the summary.
+pub fn run_extract(
+    inputs: source::Inputs,
+    config: &Config,
+    cascade: &Cascade,
+    learn: Option<LearnReport>,
+    out: &mut dyn Write,
+    out_path: &Path,
+    progress: &indicatif::ProgressBar,
+) -> Result<Summary> {
+    let start = Instant::now();
+    let mut summary = Summary::default();
+    let skipped = extract_all(
+        &inputs,
+        config,
+        cascade,
+        progress,
+        |_| (),
+        |result| {
+            let result = result.map(|(r, ())| r);
+            summary.count(&result);
+            match &result {
+                Ok(record) => write_json(out, record, out_path),
+                Err(e) => {
+                    print_page_error(e);
+                    write_json(out, &ErrorRecord::from(e), out_path)
+                }
+            }
+        },
+    )?;
+    flush_output(out, out_path)?;
+    summary.end_extraction(skipped, learn, cascade, start);
+    Ok(summary)
+}
+
+/// `thresher run`: extract, dedup, choose main; write `pages.jsonl`, `clusters.jsonl`
+/// and `summary.json` into `out_dir`.
+pub fn run_pipeline(
+    inputs: source::Inputs,
+    config: &Config,
+    cascade: &Cascade,
+    learn: Option<LearnReport>,
+    out_dir: &Path,
+    duplicates: DuplicatePolicy,
+    progress: &indicatif::ProgressBar,
+) -> Result<Summary> {
+    let start = Instant::now();
+    std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
+    // Extract (pass 1): records to a temporary file, signatures in memory.
+    let partial = out_dir.join(PARTIAL_PAGES);
+    let (mut summary, mut docs, skipped) =
+        extract_pages(&inputs, config, cascade, progress, &partial)?;
+    summary.end_extraction(skipped, learn, cascade, start);
+
+    // Dedup: sign again with collection statistics when the method needs them, then
+    // cluster near-duplicates and choose each cluster's main document.
+    let dedup_start = Instant::now();
+    if config.dedup.method.needs_stats() {
+        sign_with_stats(&mut docs, &partial, &config.dedup)?;
+    }
+    let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
+    summary.time_stage("dedup", dedup_start);
+    summary.dedup = Some(stats);
+
+    // Write: clusters.jsonl, pages.jsonl (pass 2), summary.json.
+    let write_start = Instant::now();
+    write_clusters_file(&out_dir.join("clusters.jsonl"), &clusters, &docs)?;
+    write_pages(
+        &partial,
+        &out_dir.join("pages.jsonl"),
+        &clusters,
+        &docs,
+        duplicates,
+    )?;
+    summary.time_stage("write", write_start);
+    summary.time_total(start);
+    write_summary(&out_dir.join("summary.json"), &summary)?;
+    Ok(summary)
+}

@@ -1,0 +1,187 @@
+//! The crawl: [`run_fetch`] opens the outputs (resuming an earlier run), sorts the URL
+//! list, builds the HTTP client and the async runtime, queues the URLs per origin with
+//! `per_host` workers draining each queue, and hands finished URLs to the writer thread.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::mpsc::{Receiver, Sender};
+use tokio::sync::Semaphore;
+use url::Url;
+
+use super::manifest::{load_resume, manifest_path_for, FetchSummary};
+use super::net::GuardedResolver;
+use super::one_url::{fetch_one, Done};
+use super::options::FetchConfig;
+use super::politeness::{origin_key, Host};
+use super::robots;
+use super::sink::Sink;
+use super::urls::plan_urls;
+use crate::error::{Error, Result};
+
+// Set with the first fetcher (e161c4f); hand-set, not swept.
+
+/// How long an idle connection stays in the client's pool.
+const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Finished URLs waiting for the writer thread; workers wait when it is full.
+const WRITER_QUEUE: usize = 64;
+
+/// What every worker shares: the client, the settings, the origins met so far, the global
+/// in-flight limit and the request counter.
+pub(super) struct Ctx {
+    pub(super) client: reqwest::Client,
+    pub(super) cfg: FetchConfig,
+    pub(super) agent: String,
+    pub(super) hosts: Mutex<HashMap<String, Arc<Host>>>,
+    pub(super) global: Semaphore,
+    pub(super) requests: AtomicUsize,
+}
+
+impl Ctx {
+    /// The HTTP client (no automatic redirects or retries, no proxy, the guarded DNS
+    /// resolver) and the shared state.
+    fn new(cfg: &FetchConfig) -> Result<Ctx> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let policy = Arc::new(cfg.addr_policy.clone());
+        let client = reqwest::Client::builder()
+            .user_agent(cfg.user_agent.clone())
+            .redirect(reqwest::redirect::Policy::none())
+            .retry(reqwest::retry::never())
+            .no_proxy()
+            .connect_timeout(cfg.connect_timeout)
+            .pool_max_idle_per_host(cfg.per_host.max(1))
+            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
+            .dns_resolver(Arc::new(GuardedResolver { policy }))
+            .build()
+            .map_err(|e| Error::Config(format!("HTTP client: {e}")))?;
+        Ok(Ctx {
+            client,
+            cfg: cfg.clone(),
+            agent: robots::agent_token(&cfg.user_agent).to_string(),
+            hosts: Mutex::new(HashMap::new()),
+            global: Semaphore::new(cfg.concurrency.max(1)),
+            requests: AtomicUsize::new(0),
+        })
+    }
+
+    /// The state of `url`'s origin (created on first use).
+    pub(super) fn host(&self, url: &Url) -> Arc<Host> {
+        let mut hosts = self.hosts.lock().expect("lock");
+        hosts
+            .entry(origin_key(url))
+            .or_insert_with(|| Arc::new(Host::new(self.cfg.per_host, self.cfg.delay)))
+            .clone()
+    }
+}
+
+/// Fetch `urls` into `warc` (appending: URLs finished by an earlier run with the same
+/// output are skipped) and its manifest ([`manifest_path_for`]).
+pub fn run_fetch(
+    urls: &[String],
+    warc_path: &Path,
+    cfg: &FetchConfig,
+    progress: &indicatif::ProgressBar,
+) -> Result<FetchSummary> {
+    let start = std::time::Instant::now();
+    let manifest_path = manifest_path_for(warc_path);
+    if let Some(dir) = warc_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let resume = load_resume(&manifest_path)?;
+    let mut sink = Sink::open(warc_path, &manifest_path, resume.warc_end, cfg)?;
+    let mut summary = FetchSummary {
+        warc: warc_path.to_owned(),
+        manifest: manifest_path.clone(),
+        ..Default::default()
+    };
+    let (todo, immediate) = plan_urls(urls, &resume.done, &mut summary);
+    progress.set_length(todo.len() as u64 + immediate.len() as u64);
+    for d in immediate {
+        sink.write(d)?;
+        progress.inc(1);
+    }
+
+    let ctx = Arc::new(Ctx::new(cfg)?);
+    let rt = runtime(cfg.threads)?;
+    let (tx, rx) = tokio::sync::mpsc::channel::<Done>(WRITER_QUEUE);
+    let writer = spawn_writer(sink, rx, progress.clone());
+    rt.block_on(crawl(&ctx, todo, tx));
+    drop(rt);
+    let sink = writer
+        .join()
+        .map_err(|_| Error::Config("the WARC writer panicked".into()))??;
+    summary.outcomes = sink.outcomes;
+    summary.requests = ctx.requests.load(Ordering::Relaxed);
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// The tokio runtime (`threads` workers; 0: one per core).
+fn runtime(threads: usize) -> Result<tokio::runtime::Runtime> {
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    if threads > 0 {
+        rt.worker_threads(threads);
+    }
+    rt.enable_all()
+        .build()
+        .map_err(|e| Error::Config(format!("async runtime: {e}")))
+}
+
+/// The writer thread: writes each finished URL as it arrives; returns the sink (with its
+/// counts) when every worker is done.
+fn spawn_writer(
+    mut sink: Sink,
+    mut rx: Receiver<Done>,
+    bar: indicatif::ProgressBar,
+) -> std::thread::JoinHandle<Result<Sink>> {
+    std::thread::spawn(move || -> Result<Sink> {
+        while let Some(done) = rx.blocking_recv() {
+            sink.write(done)?;
+            bar.inc(1);
+        }
+        Ok(sink)
+    })
+}
+
+/// Queue the URLs per origin, in input order, and drain each queue with `per_host`
+/// workers; finished URLs go to `tx`.
+async fn crawl(ctx: &Arc<Ctx>, todo: Vec<Url>, tx: Sender<Done>) {
+    let mut order: Vec<Arc<Host>> = Vec::new();
+    for u in todo {
+        let host = ctx.host(&u);
+        let mut q = host.queue.lock().expect("lock");
+        if q.is_empty() {
+            order.push(host.clone());
+        }
+        q.push_back(u);
+    }
+    let mut workers = tokio::task::JoinSet::new();
+    for host in order {
+        let n = host
+            .queue
+            .lock()
+            .expect("lock")
+            .len()
+            .min(ctx.cfg.per_host.max(1));
+        for _ in 0..n {
+            let ctx = ctx.clone();
+            let host = host.clone();
+            let tx = tx.clone();
+            workers.spawn(async move {
+                loop {
+                    let next = host.queue.lock().expect("lock").pop_front();
+                    let Some(url) = next else { break };
+                    let done = fetch_one(&ctx, url).await;
+                    if tx.send(done).await.is_err() {
+                        break; // the writer failed; its error is reported below
+                    }
+                }
+            });
+        }
+    }
+    drop(tx);
+    while workers.join_next().await.is_some() {}
+}

@@ -1,0 +1,175 @@
+//! Politeness per origin (`scheme://host:port`): at most `per_host` requests in flight,
+//! request starts at least `delay` apart (raised to the origin's Crawl-delay, pushed back
+//! by Retry-After), then a global slot (`concurrency`), so that slow or throttled hosts
+//! never hold global slots while waiting; and robots.txt, fetched once per origin under
+//! the same rules and checked for every URL and redirect hop.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{OnceCell, Semaphore};
+use tokio::time::Instant;
+use url::Url;
+
+use super::crawl::Ctx;
+use super::redirect::{is_redirect, location};
+use super::request::{check_target, request, Failure, Fetched};
+use super::retry::{backoff, retry_after, retryable_status};
+use super::robots::{self, Robots};
+
+/// Redirects followed for robots.txt: RFC 9309 (2.3.1.2) asks crawlers to follow at
+/// least five. Set with the first fetcher (e161c4f).
+const MAX_ROBOTS_REDIRECTS: usize = 5;
+
+/// Per-origin state.
+pub(super) struct Host {
+    in_flight: Semaphore,
+    turns: Mutex<Turns>,
+    robots: OnceCell<Robots>,
+    /// URLs of this origin waiting for one of its workers, in input order.
+    pub(super) queue: Mutex<VecDeque<Url>>,
+}
+
+/// When requests to one origin may start.
+struct Turns {
+    /// Minimum time between two starts (the larger of `--delay` and Crawl-delay).
+    delay: Duration,
+    last_start: Option<Instant>,
+    /// No start before this (Retry-After).
+    hold: Option<Instant>,
+}
+
+impl Host {
+    pub(super) fn new(per_host: usize, delay: Duration) -> Host {
+        Host {
+            in_flight: Semaphore::new(per_host.max(1)),
+            turns: Mutex::new(Turns {
+                delay,
+                last_start: None,
+                hold: None,
+            }),
+            robots: OnceCell::new(),
+            queue: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// Wait until this origin may see the next request start.
+    async fn wait_turn(&self) {
+        let start = {
+            let mut t = self.turns.lock().expect("lock");
+            let mut start = Instant::now();
+            if let Some(last) = t.last_start {
+                start = start.max(last + t.delay);
+            }
+            if let Some(hold) = t.hold {
+                start = start.max(hold);
+            }
+            t.last_start = Some(start);
+            start
+        };
+        tokio::time::sleep_until(start).await;
+    }
+
+    /// No request to this origin before `until` (Retry-After).
+    pub(super) fn hold_until(&self, until: Instant) {
+        let mut t = self.turns.lock().expect("lock");
+        t.hold = Some(t.hold.map_or(until, |h| h.max(until)));
+    }
+
+    fn raise_delay(&self, d: Duration) {
+        let mut t = self.turns.lock().expect("lock");
+        t.delay = t.delay.max(d);
+    }
+}
+
+/// `scheme://host:port`: what politeness counts per.
+pub(super) fn origin_key(url: &Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+/// One request to `url` under `host`'s politeness: the origin's in-flight slot, its turn,
+/// then a global slot, all held until the response is read.
+pub(super) async fn polite_request(
+    ctx: &Ctx,
+    host: &Host,
+    url: &Url,
+    html_only: bool,
+    max_body: usize,
+    max_decoded: usize,
+) -> std::result::Result<Fetched, Failure> {
+    let _slot = host.in_flight.acquire().await.expect("open semaphore");
+    host.wait_turn().await;
+    let _global = ctx.global.acquire().await.expect("open semaphore");
+    request(ctx, url, html_only, max_body, max_decoded).await
+}
+
+/// robots.txt of `url`'s origin, fetched (redirects followed, [`MAX_ROBOTS_REDIRECTS`] at
+/// most) with the same politeness, safety checks and retries as pages.
+async fn fetch_robots(ctx: &Ctx, host: &Host, url: &Url) -> Robots {
+    let Ok(mut target) = url.join("/robots.txt") else {
+        return Robots::AllowAll;
+    };
+    let mut attempt = 0;
+    let mut hops = 0;
+    loop {
+        if check_target(&target, &ctx.cfg.addr_policy).is_err() {
+            return Robots::AllowAll; // a redirect elsewhere: as if there were no file
+        }
+        let result = polite_request(
+            ctx,
+            host,
+            &target,
+            false,
+            robots::MAX_ROBOTS_BYTES,
+            robots::MAX_ROBOTS_BYTES,
+        )
+        .await;
+        match result {
+            Ok(f) if is_redirect(f.status) => {
+                hops += 1;
+                match location(&f.headers, &target) {
+                    Some(n) if hops <= MAX_ROBOTS_REDIRECTS => target = n,
+                    _ => return Robots::AllowAll,
+                }
+            }
+            Ok(f) if retryable_status(f.status) && attempt < ctx.cfg.retries => {
+                attempt += 1;
+                tokio::time::sleep(
+                    retry_after(&f.headers)
+                        .filter(|d| *d <= ctx.cfg.max_retry_after)
+                        .unwrap_or_else(|| backoff(&ctx.cfg, attempt, &target)),
+                )
+                .await;
+            }
+            Ok(f) => return Robots::from_response(f.status, &f.exchange.body, &ctx.agent),
+            Err(f) if f.kind == "blocked_address" => return Robots::AllowAll,
+            Err(f) if f.transient && attempt < ctx.cfg.retries => {
+                attempt += 1;
+                tokio::time::sleep(backoff(&ctx.cfg, attempt, &target)).await;
+            }
+            Err(f) => return Robots::Unreachable(format!("robots.txt: {}: {}", f.kind, f.message)),
+        }
+    }
+}
+
+/// The origin of `url` and whether its robots.txt (fetched on first use) allows it:
+/// `Err((why, retryable))` when not.
+pub(super) async fn robots_for(
+    ctx: &Ctx,
+    url: &Url,
+) -> (Arc<Host>, std::result::Result<(), (String, bool)>) {
+    let host = ctx.host(url);
+    let rules = host
+        .robots
+        .get_or_init(|| async {
+            let r = fetch_robots(ctx, &host, url).await;
+            if let Some(d) = r.crawl_delay() {
+                host.raise_delay(d);
+            }
+            r
+        })
+        .await;
+    let verdict = rules.check(url);
+    (host, verdict)
+}
