@@ -12,11 +12,11 @@
 //! - `limits.rs`: [`limit_nesting`], dropping tags nested too deep before parsing.
 //! - `build.rs`: the walk from the rcdom tree to the flat page (elements, `<noscript>`
 //!   fragments, depth cap).
-//! - `tags.rs`: what each tag is to the walk ([`classify`]: skipped, block, inline, …).
+//! - `tags.rs`: what each tag is to the walk (`classify`: skipped, block, inline, …).
 //! - `text.rs`: block text and its measures (whitespace, words, link words), text of
 //!   subtrees, [`collapse`].
 //! - `attrs.rs`: attribute lookups, the `id class` / `role` strings, kind signatures
-//!   ([`kind_sig`]).
+//!   (`kind_sig`).
 //! - `meta.rs`: title, `og:*` metas, JSON-LD product, [`PageDom::declares_product`].
 //! - `hidden.rs`: what counts as hidden (attributes, inline styles, utility classes).
 //! - `panels.rs`: hidden tab panels and switchable panels (accordions, tab sets) that
@@ -67,7 +67,7 @@ pub struct Element {
     pub id_class: Box<str>,
     /// `itemprop`/`role` values, lower-cased (e.g. `articlebody`, `main`).
     pub role: Box<str>,
-    /// Hash of the tag name and the class token naming its kind ([`kind_sig`]):
+    /// Hash of the tag name and the class token naming its kind (`kind_sig` in `attrs.rs`):
     /// siblings with equal `sig` are items
     /// of one repeated structure (a product grid, a list of posts).
     pub sig: u32,
