@@ -1,0 +1,89 @@
+//! Attribute lookups and what an element record keeps of its attributes: the
+//! lower-cased `id class` and `itemprop role` strings, and the kind signature
+//! ([`kind_sig`]) that groups the items of a repeated structure.
+
+/// The value of attribute `name`, if the element has it.
+pub(super) fn attr_value<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|a| &*a.name.local == name)
+        .map(|a| &*a.value)
+}
+
+/// Lower-cased `id` and `class` values joined by a space ([`Element::id_class`]).
+///
+/// [`Element::id_class`]: super::Element::id_class
+pub(super) fn id_class<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> String {
+    let mut id_class = String::new();
+    for n in ["id", "class"] {
+        if let Some(v) = attr(n) {
+            if !id_class.is_empty() {
+                id_class.push(' ');
+            }
+            id_class.push_str(&v.to_lowercase());
+        }
+    }
+    id_class
+}
+
+/// Lower-cased `itemprop` and `role` values joined by a space ([`Element::role`]).
+///
+/// [`Element::role`]: super::Element::role
+pub(super) fn role<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> String {
+    let mut role = String::new();
+    for n in ["itemprop", "role"] {
+        if let Some(v) = attr(n) {
+            role.push_str(&v.to_lowercase());
+            role.push(' ');
+        }
+    }
+    let len = role.trim_end().len();
+    role.truncate(len);
+    role
+}
+
+/// An element's kind, [`Element::sig`](super::Element::sig): its tag and the part of its `class` value that
+/// names its kind ([`sig_class`]).
+pub(crate) fn kind_sig(tag: &str, class: &str) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(tag.as_bytes());
+    h.update(b"\0");
+    h.update(sig_class(class).as_bytes());
+    h.finalize()
+}
+
+/// The part of a `class` value that names an element's kind, for [`Element::sig`](super::Element::sig).
+/// CMS templates add per-item tokens to repeated items (WordPress `post-94972
+/// category-dinner`, WooCommerce `product_cat-bags instock first`, `card card--featured`),
+/// which would make every card of a grid its own kind; the first token without a digit
+/// names the kind (`product`, `carousel-cell`, `card`). On WCXB dev this beat both the
+/// whole value and the value without digit tokens (listing, collection, product, service).
+fn sig_class(class: &str) -> &str {
+    class
+        .split_ascii_whitespace()
+        .find(|t| !t.bytes().any(|b| b.is_ascii_digit()))
+        .unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+
+    #[test]
+    fn cards_with_per_item_classes_share_a_signature() {
+        let page = parse(
+            "<body><div><article class='post-11 post category-soup'><p>a</p></article>\
+             <article class='post-12 post category-bread has-thumb'><p>b</p></article>\
+             <article class='teaser'><p>c</p></article></div></body>",
+        );
+        let sigs: Vec<u32> = page
+            .elements
+            .iter()
+            .filter(|e| &*e.tag == "article")
+            .map(|e| e.sig)
+            .collect();
+        assert_eq!(sigs.len(), 3);
+        assert_eq!(sigs[0], sigs[1]);
+        assert_ne!(sigs[0], sigs[2]);
+    }
+}

@@ -1,0 +1,231 @@
+//! The walk from html5ever's tree to the flat [`PageDom`]: one iterative pass (an
+//! explicit stack, so pages nested 100,000 deep do not overflow the call stack) that
+//! skips hidden subtrees (`hidden.rs`), opens an arena entry per block-level element
+//! (`tags.rs` says which tags are), parses large `<noscript>` fragments, reads head
+//! matter (`meta.rs`) and hands text to the block builder (`text.rs`).
+
+use html5ever::tendril::TendrilSink;
+use html5ever::ParseOpts;
+use markup5ever_rcdom::{Handle, NodeData, RcDom};
+
+use super::attrs::{attr_value, id_class, kind_sig, role};
+use super::limits::limit_nesting;
+use super::settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
+use super::tags::{classify, TagClass};
+use super::text::text_of;
+use super::{BlockKind, ElemId, Element, PageDom, NO_ELEM};
+
+/// One step of the iterative walk.
+enum Step {
+    Enter(Handle, usize),
+    /// Leaving a block-level element: restore the enclosing one.
+    ExitBlock {
+        restore: ElemId,
+        restore_kind: Option<BlockKind>,
+        was_pre: bool,
+    },
+    ExitLink,
+}
+
+/// The walk's state: the page built so far, the block being built (its text and counts,
+/// see `text.rs`), the enclosing element and block kind, and the caches of the wrapper
+/// guard (`wrappers.rs`).
+#[derive(Default)]
+pub(super) struct Builder {
+    pub(super) page: PageDom,
+    pub(super) text: String,
+    pub(super) words: u32,
+    pub(super) link_words: u32,
+    pub(super) links: u32,
+    /// Whether the last char pushed to `text` was whitespace (for collapsing).
+    pub(super) space_pending: bool,
+    pub(super) current: ElemId,
+    pub(super) kind: Option<BlockKind>,
+    pub(super) link_depth: u32,
+    pub(super) pre_depth: u32,
+    /// Parsed `<noscript>` fragments being walked.
+    pub(super) fragments: Vec<RcDom>,
+    /// The document root and its readable text size (computed on first need), for
+    /// [`Builder::holds_most_text`].
+    pub(super) document: Option<Handle>,
+    pub(super) doc_text_bytes: Option<usize>,
+    /// Readable text size of the `<main>` regions met by [`Builder::holds_most_text`],
+    /// by node address (computed once each: a page may hide many panels in one region).
+    pub(super) main_text_bytes: Vec<(usize, usize)>,
+}
+
+impl Builder {
+    pub(super) fn build(mut self, document: &Handle) -> PageDom {
+        self.current = NO_ELEM;
+        self.document = Some(document.clone());
+        let mut stack = vec![Step::Enter(document.clone(), 0)];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Enter(node, depth) => self.enter(&node, depth, &mut stack),
+                Step::ExitBlock {
+                    restore,
+                    restore_kind,
+                    was_pre,
+                } => {
+                    self.flush();
+                    let id = self.current;
+                    if id != NO_ELEM {
+                        self.page.elements[id as usize].end = self.page.elements.len() as ElemId;
+                    }
+                    self.current = restore;
+                    self.kind = restore_kind;
+                    if was_pre {
+                        self.pre_depth -= 1;
+                    }
+                }
+                Step::ExitLink => self.link_depth -= 1,
+            }
+        }
+        self.flush();
+        self.page
+    }
+
+    fn enter(&mut self, node: &Handle, depth: usize, stack: &mut Vec<Step>) {
+        match &node.data {
+            NodeData::Document => push_children(node, depth, stack),
+            NodeData::Text { contents } => {
+                let contents = contents.borrow();
+                self.push_text(&contents);
+            }
+            NodeData::Element { name, attrs, .. } => {
+                let tag: &str = &name.local;
+                let attrs = attrs.borrow();
+                let attr = |n: &str| attr_value(&attrs, n);
+                if self.is_skipped_as_hidden(node, &attr) {
+                    return;
+                }
+                match classify(tag) {
+                    TagClass::Skip => {
+                        if tag == "script" {
+                            self.read_ld_json(node, &attr);
+                        }
+                    }
+                    TagClass::NoScript => {
+                        // With scripting on, html5ever keeps `<noscript>` as raw text. Some
+                        // sites (Discourse, Flarum forums) put the whole page there for
+                        // clients without JavaScript: parse a large one as a fragment and
+                        // walk it as a `noscript` block element (the heuristic treats it as
+                        // boilerplate unless it holds most of the page's text).
+                        let raw = text_of(node);
+                        if raw.len() < NOSCRIPT_MIN_BYTES || depth >= MAX_DEPTH {
+                            return;
+                        }
+                        let fragment = html5ever::parse_fragment(
+                            RcDom::default(),
+                            ParseOpts::default(),
+                            html5ever::QualName::new(
+                                None,
+                                html5ever::ns!(html),
+                                html5ever::local_name!("div"),
+                            ),
+                            vec![],
+                            false,
+                        )
+                        .one(&*limit_nesting(&raw, MAX_SOURCE_DEPTH));
+                        self.flush();
+                        self.open_block(tag, &attr, BlockKind::Other, stack);
+                        push_children(&fragment.document, depth + 1, stack);
+                        // RcDom's drop empties its nodes' child lists: keep the fragment
+                        // alive until the walk is over.
+                        self.fragments.push(fragment);
+                    }
+                    TagClass::Frame => self.page.frames += 1,
+                    TagClass::Title => self.read_title(node),
+                    TagClass::Meta => self.read_meta(&attr),
+                    TagClass::Br => {
+                        if !self.text.is_empty() {
+                            self.text.push('\n');
+                            self.space_pending = false;
+                        }
+                    }
+                    TagClass::Link => {
+                        if attr("href").is_some() {
+                            self.link_depth += 1;
+                            self.links += 1;
+                            stack.push(Step::ExitLink);
+                        }
+                        push_children(node, depth, stack);
+                    }
+                    TagClass::Inline => push_children(node, depth, stack),
+                    TagClass::Block(kind) => {
+                        self.flush();
+                        if depth >= MAX_DEPTH {
+                            self.page.truncated_depth = true;
+                            push_children(node, depth, stack);
+                            return;
+                        }
+                        self.open_block(tag, &attr, kind, stack);
+                        push_children(node, depth + 1, stack);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Start a block-level element: push it to the arena and schedule its exit.
+    fn open_block<'a>(
+        &mut self,
+        tag: &str,
+        attr: &impl Fn(&str) -> Option<&'a str>,
+        kind: BlockKind,
+        stack: &mut Vec<Step>,
+    ) {
+        let id = self.page.elements.len() as ElemId;
+        self.page.elements.push(Element {
+            tag: tag.into(),
+            parent: self.current,
+            end: id + 1,
+            id_class: id_class(attr).into(),
+            role: role(attr).into(),
+            sig: kind_sig(tag, attr("class").unwrap_or("")),
+        });
+        if tag == "body" && self.page.body.is_none() {
+            self.page.body = Some(id);
+        }
+        let was_pre = kind == BlockKind::Preformatted;
+        if was_pre {
+            self.pre_depth += 1;
+        }
+        stack.push(Step::ExitBlock {
+            restore: self.current,
+            restore_kind: self.kind,
+            was_pre,
+        });
+        self.current = id;
+        self.kind = Some(kind);
+    }
+}
+
+fn push_children(node: &Handle, depth: usize, stack: &mut Vec<Step>) {
+    for child in node.children.borrow().iter().rev() {
+        stack.push(Step::Enter(child.clone(), depth));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse, BlockKind};
+
+    #[test]
+    fn blocks_split_at_block_elements_and_count_links() {
+        let page = parse(
+            "<html><head><title> T  x </title></head><body><div id=Main class='A b'>\
+             <p>One two <b>three</b></p><ul><li><a href=/x>four five</a> six</li></ul>\
+             <script>var no = 1;</script></div></body></html>",
+        );
+        assert_eq!(page.title, "T x");
+        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["One two three", "four five six"]);
+        assert_eq!(page.blocks[1].link_words, 2);
+        assert_eq!(page.blocks[1].words, 3);
+        assert_eq!(page.blocks[1].kind, BlockKind::ListItem);
+        let div = page.elements.iter().find(|e| &*e.tag == "div").unwrap();
+        assert_eq!(&*div.id_class, "main a b");
+    }
+}

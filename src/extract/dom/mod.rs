@@ -1,0 +1,159 @@
+//! html5ever → a flat, `Send` page model that the extractors share: block-level
+//! elements in document order (an arena with parent links), and text blocks, each
+//! with its word and link-word counts. The tree is walked once, iteratively (pages
+//! nested 100,000 deep must not overflow the stack), and the RcDom is dropped right
+//! after, so the rest of the pipeline works on compact data.
+//!
+//! Where things are:
+//! - `mod.rs` (this file): the page model ([`PageDom`], [`Element`], [`Block`],
+//!   [`BlockKind`], [`ParsedPage`]) and the entry points [`parse_page`] / [`parse`].
+//! - `settings.rs`: every size threshold, share and scan cap of the DOM code, with how
+//!   it was chosen.
+//! - `limits.rs`: [`limit_nesting`], dropping tags nested too deep before parsing.
+//! - `build.rs`: the walk from the rcdom tree to the flat page (elements, `<noscript>`
+//!   fragments, depth cap).
+//! - `tags.rs`: what each tag is to the walk (`classify`: skipped, block, inline, …).
+//! - `text.rs`: block text and its measures (whitespace, words, link words), text of
+//!   subtrees, [`collapse`].
+//! - `attrs.rs`: attribute lookups, the `id class` / `role` strings, kind signatures
+//!   (`kind_sig`).
+//! - `meta.rs`: title, `og:*` metas, JSON-LD product, [`PageDom::declares_product`].
+//! - `hidden.rs`: what counts as hidden (attributes, inline styles, utility classes).
+//! - `panels.rs`: hidden tab panels and switchable panels (accordions, tab sets) that
+//!   are walked anyway.
+//! - `wrappers.rs`: hidden page or `<main>` wrappers (hidden until scripts run) that are
+//!   walked anyway.
+//! - `tree.rs`: parent / sibling / child navigation on the rcdom tree.
+
+use html5ever::tendril::TendrilSink;
+use html5ever::ParseOpts;
+use markup5ever_rcdom::RcDom;
+
+mod attrs;
+mod build;
+mod hidden;
+mod limits;
+mod meta;
+mod panels;
+mod settings;
+mod tags;
+mod text;
+mod tree;
+mod wrappers;
+
+pub(crate) use attrs::kind_sig;
+pub(crate) use hidden::is_hidden;
+pub use limits::limit_nesting;
+pub use settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
+pub(crate) use tags::{classify, TagClass};
+pub use text::collapse;
+
+use build::Builder;
+
+/// Index of an element in [`PageDom::elements`].
+pub type ElemId = u32;
+/// No element (the parent of the root).
+pub const NO_ELEM: ElemId = u32::MAX;
+
+/// A block-level element (`div`, `p`, `td`, `article`, …).
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// Lower-case tag name.
+    pub tag: Box<str>,
+    pub parent: ElemId,
+    /// One past the index of the last descendant: `e < d < end` iff `d` is inside `e`.
+    pub end: ElemId,
+    /// Lower-cased `id` and `class` attribute values joined by a space.
+    pub id_class: Box<str>,
+    /// `itemprop`/`role` values, lower-cased (e.g. `articlebody`, `main`).
+    pub role: Box<str>,
+    /// Hash of the tag name and the class token naming its kind (`kind_sig` in `attrs.rs`):
+    /// siblings with equal `sig` are items
+    /// of one repeated structure (a product grid, a list of posts).
+    pub sig: u32,
+}
+
+/// What kind of element a block of text comes from; decides how it is written out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockKind {
+    Paragraph,
+    Heading(u8),
+    ListItem,
+    Preformatted,
+    TableCell,
+    Other,
+}
+
+/// A run of text between block-level boundaries.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// Whitespace-collapsed text (newlines kept inside `<pre>` and at `<br>`).
+    pub text: String,
+    pub words: u32,
+    /// Words inside `<a href>`.
+    pub link_words: u32,
+    /// Number of `<a href>` elements that carry text into the block.
+    pub links: u32,
+    /// Innermost block-level element containing the block.
+    pub elem: ElemId,
+    pub kind: BlockKind,
+}
+
+/// The page as the extractors see it.
+#[derive(Debug, Default)]
+pub struct PageDom {
+    pub elements: Vec<Element>,
+    pub blocks: Vec<Block>,
+    /// `<title>` text.
+    pub title: String,
+    /// `og:title` / `twitter:title` meta content.
+    pub meta_title: Option<String>,
+    /// `og:site_name` / `application-name` meta content: the site's name, which titles
+    /// repeat next to the page's own title.
+    pub site_name: Option<String>,
+    /// `og:url`: the address the page gives itself (for pages read from files).
+    pub meta_url: Option<String>,
+    /// The `<body>` element, if there was one with content.
+    pub body: Option<ElemId>,
+    /// Elements nested deeper than [`MAX_DEPTH`] were flattened into their ancestor.
+    pub truncated_depth: bool,
+    /// Number of `<frame>`/`<iframe>` elements (a page that is only frames has no text).
+    pub frames: u32,
+    /// `og:type` meta content, lower-cased (`article`, `product`, `product.group`…).
+    pub og_type: Option<String>,
+    /// A JSON-LD block (`<script type=application/ld+json>`) gives some entity the type
+    /// `Product` (see [`PageDom::declares_product`]).
+    pub ld_product: bool,
+}
+
+impl PageDom {
+    /// Total words of all visible blocks.
+    pub fn visible_words(&self) -> u64 {
+        self.blocks.iter().map(|b| b.words as u64).sum()
+    }
+
+    /// Whether element `inner` is `outer` or inside it.
+    pub fn contains(&self, outer: ElemId, inner: ElemId) -> bool {
+        outer <= inner && inner < self.elements[outer as usize].end
+    }
+}
+
+/// A parsed page: the html5ever tree (for extractors that need the full tree, such as
+/// XPath rules) and the flat model built from it once.
+pub struct ParsedPage {
+    pub tree: RcDom,
+    pub dom: PageDom,
+}
+
+/// Parse `html` into the tree and the flat page model.
+pub fn parse_page(html: &str) -> ParsedPage {
+    let html = limit_nesting(html, MAX_SOURCE_DEPTH);
+    let tree = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(&*html);
+    let dom = Builder::default().build(&tree.document);
+    ParsedPage { tree, dom }
+}
+
+/// Parse `html` and keep only the flat page model.
+pub fn parse(html: &str) -> PageDom {
+    parse_page(html).dom
+}
