@@ -1,0 +1,97 @@
+//! What is written out (step 5 of the heuristic): the container's blocks and those of
+//! what joined it, in document order, without template blocks, link lists and blocks in
+//! boilerplate-marked sub-elements; then the short lines before the first content block
+//! are trimmed and the rest joined into the answer.
+
+use super::features::link_density;
+use super::scoring::BlockValues;
+use super::Pass;
+use crate::extract::dom::{Block, ElemId, NO_ELEM};
+use crate::extract::Extracted;
+
+/// The container's blocks, without link lists and boilerplate-marked sub-elements, and
+/// the blocks of sibling sections (`in_siblings`) and, with `include_comments`, of
+/// comment sections outside the container (`in_comments`). Link-dense blocks stay in
+/// items of dominant link-led structures (`in_dominant`).
+pub(super) fn kept_blocks<'a>(
+    pass: &Pass<'a>,
+    container: ElemId,
+    marked: &[ElemId],
+    in_siblings: &[bool],
+    in_dominant: &[bool],
+    in_comments: &[bool],
+) -> Vec<(usize, &'a Block)> {
+    let (page, config) = (pass.page, pass.config);
+    page.blocks
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !pass.is_template(i))
+        .filter(|(_, b)| {
+            page.contains(container, b.elem)
+                || in_comments[b.elem as usize]
+                || in_siblings[b.elem as usize]
+        })
+        .filter(|(_, b)| {
+            let m = marked[b.elem as usize];
+            if in_siblings[b.elem as usize] && !page.contains(container, b.elem) {
+                // Sibling sections start unmarked: a mark inside one is its chrome.
+                return m == NO_ELEM;
+            }
+            !(m != NO_ELEM && m != container && page.contains(container, m))
+                || in_comments[b.elem as usize]
+        })
+        .filter(|(_, b)| link_density(b) <= config.max_link_density || in_dominant[b.elem as usize])
+        .collect()
+}
+
+/// Where the written text starts, with `trim_edges`: short blocks before the first
+/// content block are the container's own chrome (breadcrumbs, date and view-count lines,
+/// the headline shown apart from the text). Short blocks after the last one are kept:
+/// they are often "Source:" lines and short comments, which belong to the text
+/// (trimming them measured worse).
+pub(super) fn first_content(pass: &Pass, values: &BlockValues, kept: &[(usize, &Block)]) -> usize {
+    if pass.config.trim_edges {
+        kept.iter()
+            .position(|&(i, b)| values.value(i, b) > 0.0)
+            .unwrap_or(0)
+    } else {
+        0
+    }
+}
+
+/// The answer: the kept blocks' texts, one line each.
+pub(super) fn write_out(kept: &[(usize, &Block)]) -> Extracted {
+    let mut text = String::new();
+    let mut kept_words = 0u64;
+    for (_, b) in kept {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&b.text);
+        kept_words += b.words as u64;
+    }
+    let empty_reason = text
+        .is_empty()
+        .then(|| "no block passed the content tests (only links or boilerplate)".to_string());
+    Extracted {
+        text,
+        kept_words,
+        empty_reason,
+        ..Extracted::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE};
+
+    #[test]
+    fn link_lists_inside_content_are_dropped() {
+        let html = format!(
+            "<div><p>{ARTICLE}</p><ul><li><a href=/1>Related one</a></li><li><a href=/2>Related two</a></li></ul></div>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"));
+        assert!(!out.text.contains("Related"));
+    }
+}

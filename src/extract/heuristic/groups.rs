@@ -1,0 +1,197 @@
+//! Repeated structures (step 2 of the heuristic): siblings under one parent that share
+//! tag and class kind (`sig`) — list items, product cards, forum posts, search results —
+//! their word counts outside marks, and whether they are content-like (a listing) rather
+//! than a menu.
+
+use super::settings::{HeuristicConfig, MAX_ITEM_SHARE, TEASER_LINK_SHARE};
+use super::Pass;
+use crate::extract::dom::{ElemId, NO_ELEM};
+
+/// A repeated structure: siblings under `parent` sharing tag and class.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Group {
+    pub(super) parent: ElemId,
+    pub(super) items: u32,
+    pub(super) words: u64,
+    pub(super) link_words: u64,
+    pub(super) links: u64,
+    /// Words of its largest item.
+    pub(super) max_item: u64,
+}
+
+impl Group {
+    /// Its items are led by links (titles of listed pages), not sections or posts with
+    /// a few inline links.
+    pub(super) fn linked(&self) -> bool {
+        self.link_words as f64 >= TEASER_LINK_SHARE * self.words as f64
+    }
+
+    pub(super) fn content_like(&self, config: &HeuristicConfig) -> bool {
+        let words = self.words as f64;
+        self.items >= config.min_list_items
+            && self.max_item as f64 <= MAX_ITEM_SHARE * words
+            && words >= config.min_item_words * self.items as f64
+            && ((words - self.link_words as f64) >= config.min_item_text_share * words
+                || self.link_words as f64 >= config.min_item_words * self.links as f64)
+    }
+}
+
+/// The repeated structures of a page, per pass (they depend on the marks).
+pub(super) struct Structures {
+    /// Words of every element outside marks and template, its subtree included.
+    pub(super) words: Vec<u64>,
+    pub(super) groups: Vec<Group>,
+    /// The group each element is an item of (`u32::MAX`: none).
+    pub(super) group_of: Vec<u32>,
+    /// The content-like group of the nearest item enclosing each element, itself
+    /// included (`u32::MAX`: none).
+    pub(super) item_group: Vec<u32>,
+}
+
+/// Repeated structures: words per element (outside marks and template), grouped by
+/// (parent, tag + class) among siblings, and the content-like item enclosing each
+/// element.
+pub(super) fn repeated_structures(pass: &Pass, marked: &[ElemId]) -> Structures {
+    let counts = counts_below(pass, marked);
+    let (groups, group_of) = group_siblings(pass, marked, &counts);
+    let item_group = nearest_items(pass, &groups, &group_of);
+    Structures {
+        words: counts.words,
+        groups,
+        group_of,
+        item_group,
+    }
+}
+
+/// Words, link words and links of every element's subtree, outside marks and template.
+struct Counts {
+    words: Vec<u64>,
+    link_words: Vec<u64>,
+    links: Vec<u64>,
+}
+
+fn counts_below(pass: &Pass, marked: &[ElemId]) -> Counts {
+    let page = pass.page;
+    let n = page.elements.len();
+    let mut words = vec![0u64; n];
+    let mut link_words = vec![0u64; n];
+    let mut links = vec![0u64; n];
+    for (i, b) in page.blocks.iter().enumerate() {
+        if marked[b.elem as usize] == NO_ELEM && !pass.is_template(i) {
+            words[b.elem as usize] += b.words as u64;
+            link_words[b.elem as usize] += b.link_words as u64;
+            links[b.elem as usize] += b.links as u64;
+        }
+    }
+    for i in (1..n).rev() {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM {
+            words[p as usize] += words[i];
+            link_words[p as usize] += link_words[i];
+            links[p as usize] += links[i];
+        }
+    }
+    Counts {
+        words,
+        link_words,
+        links,
+    }
+}
+
+/// Groups of unmarked siblings with text, by (parent, `sig`), and the group of each
+/// element (`u32::MAX`: none). One hash map over the elements.
+fn group_siblings(pass: &Pass, marked: &[ElemId], counts: &Counts) -> (Vec<Group>, Vec<u32>) {
+    let (page, config) = (pass.page, pass.config);
+    let (words, link_words, links) = (&counts.words, &counts.link_words, &counts.links);
+    let mut groups: Vec<Group> = Vec::new();
+    let mut group_of = vec![u32::MAX; page.elements.len()];
+    let mut index: std::collections::HashMap<(ElemId, u32), u32> = Default::default();
+    for (i, e) in page.elements.iter().enumerate() {
+        if e.parent == NO_ELEM || words[i] == 0 || marked[i] != NO_ELEM {
+            continue;
+        }
+        let g = *index.entry((e.parent, e.sig)).or_insert_with(|| {
+            groups.push(Group {
+                parent: e.parent,
+                ..Group::default()
+            });
+            groups.len() as u32 - 1
+        });
+        let gr = &mut groups[g as usize];
+        gr.items += 1;
+        gr.words += words[i];
+        gr.link_words += link_words[i];
+        gr.links += links[i];
+        gr.max_item = gr.max_item.max(words[i]);
+        group_of[i] = g;
+    }
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        for gr in groups.iter().filter(|g| g.content_like(config)) {
+            let p = &page.elements[gr.parent as usize];
+            tracing::debug!(
+                "content-like group under {} <{} {}> items {} words {} link words {}",
+                gr.parent,
+                p.tag,
+                p.id_class,
+                gr.items,
+                gr.words,
+                gr.link_words
+            );
+        }
+    }
+    (groups, group_of)
+}
+
+/// Nearest content-like repeated item enclosing each element (or `u32::MAX`): the
+/// item's group.
+fn nearest_items(pass: &Pass, groups: &[Group], group_of: &[u32]) -> Vec<u32> {
+    let (page, config) = (pass.page, pass.config);
+    let mut item_group = vec![u32::MAX; page.elements.len()];
+    for (i, e) in page.elements.iter().enumerate() {
+        let g = group_of[i];
+        item_group[i] = if g != u32::MAX && groups[g as usize].content_like(config) {
+            g
+        } else if e.parent != NO_ELEM {
+            item_group[e.parent as usize]
+        } else {
+            u32::MAX
+        };
+    }
+    item_group
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE};
+    use super::*;
+
+    #[test]
+    fn a_group_whose_one_item_holds_nearly_all_words_is_not_a_list() {
+        let config = HeuristicConfig::default();
+        let g = |max_item| Group {
+            parent: 0,
+            items: 4,
+            words: 400,
+            link_words: 0,
+            links: 0,
+            max_item,
+        };
+        // Four posts of about equal length: a repeated structure.
+        assert!(g(120).content_like(&config));
+        // A body section next to a date line, a share bar and a caption: one text.
+        assert!(!g(380).content_like(&config));
+    }
+
+    #[test]
+    fn items_with_record_ids_in_their_class_form_one_group() {
+        let teasers = (1..=4)
+            .map(|i| format!("<article class=\"post-{} post\"><h3><a href=/{i}>Another story worth your time number {i}</a></h3><p>A short snippet of that story with a few words {i}.</p></article>", 7810 + i * 37))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!(
+            "<body><div><div class=entry>{article}</div><section>{teasers}</section></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
+    }
+}

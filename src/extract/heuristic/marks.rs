@@ -1,0 +1,251 @@
+//! Boilerplate marks: what an element's tag, ARIA role or class/id vocabulary says about
+//! it ([`Mark`]), which of those a pass of the cascade trusts ([`Marks`]), and the
+//! nearest marked ancestor-or-self of every element, with the exceptions that keep a
+//! mark off the page's own text (an element holding most of the content evidence) or on
+//! where it must stay (footers, overlays, interface forms).
+
+use super::page_type::review_marks;
+use super::settings::{HeuristicConfig, MAX_MARKED_SHARE};
+use super::Pass;
+use crate::extract::dom::{ElemId, NO_ELEM};
+use crate::extract::vocab;
+
+/// What an element's tag, role or class/id says about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mark {
+    None,
+    Boilerplate,
+    Comments,
+}
+
+/// Which element marks a pass of the cascade uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Marks {
+    /// Tags, roles and class/id vocabulary.
+    All,
+    /// Tags and roles only (the vocabulary matched the page's content wrappers).
+    Structural,
+    /// None: link density and text length alone.
+    Off,
+}
+
+fn element_mark(
+    tag: &str,
+    id_class: &str,
+    role: &str,
+    config: &HeuristicConfig,
+    marks: Marks,
+) -> Mark {
+    if marks == Marks::Off {
+        return Mark::None;
+    }
+    match tag {
+        "body" | "html" | "main" | "article" => return Mark::None,
+        _ if vocab::is_boilerplate_tag(tag) => return Mark::Boilerplate,
+        _ => {}
+    }
+    if vocab::is_boilerplate_role(role) {
+        return Mark::Boilerplate;
+    }
+    if vocab::is_content_role(role) {
+        return Mark::None;
+    }
+    if marks == Marks::Structural {
+        // Overlays (consent banners, modal dialogs) are never the page, even when the
+        // vocabulary is otherwise distrusted: a short marked answer must not make a
+        // cookie dialog the longest one.
+        return if vocab::is_overlay_name(id_class) {
+            Mark::Boilerplate
+        } else {
+            Mark::None
+        };
+    }
+    if !config.include_comments && vocab::is_comment_name(id_class) {
+        return Mark::Comments;
+    }
+    if vocab::is_boilerplate_name(id_class) {
+        Mark::Boilerplate
+    } else {
+        Mark::None
+    }
+}
+
+/// Every element's own mark in this pass: its tag, role and vocabulary
+/// ([`element_mark`]), then customer reviews on product pages ([`review_marks`]).
+pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
+    let (page, config, marks) = (pass.page, pass.config, pass.marks);
+    let own_marks: Vec<Mark> = page
+        .elements
+        .iter()
+        .map(|e| element_mark(&e.tag, &e.id_class, &e.role, config, marks))
+        .collect();
+    review_marks(page, config, marks, own_marks)
+}
+
+/// Nearest boilerplate-marked ancestor-or-self of every element (elements are in
+/// document order, so parents come first), or `NO_ELEM`. Vocabulary alone does not mark
+/// an element that holds most of the page's content evidence (`good`, of `total_good`):
+/// a theme that wraps the whole page in `<header class="page-header">`, a forum whose
+/// posts are `class="comment"`. Comment marks count unless `comments_are_content`.
+pub(super) fn nearest_marks(
+    pass: &Pass,
+    own_marks: &[Mark],
+    comments_are_content: bool,
+    good: &[f64],
+    total_good: f64,
+) -> Vec<ElemId> {
+    let (page, config, marks) = (pass.page, pass.config, pass.marks);
+    let mut marked = vec![NO_ELEM; page.elements.len()];
+    for (i, e) in page.elements.iter().enumerate() {
+        let own = match own_marks[i] {
+            Mark::None => false,
+            Mark::Comments if comments_are_content => false,
+            _ if is_page_footer(&e.tag, &e.role) => true,
+            // Consent banners and modal dialogs are never the page, however long their
+            // text (cookie-category descriptions outweighing a short service page).
+            // (OneTrust's vendor descriptions outweighing a listing's link-led cards or a
+            // short thread: the cascade's unmarked retry still answers a dialog-only page.)
+            Mark::Boilerplate if vocab::is_overlay_name(&e.id_class) => true,
+            _ => good[i] < MAX_MARKED_SHARE * total_good,
+        } || (marks != Marks::Off
+            && total_good >= config.min_article_evidence
+            && is_interface_form(&e.tag, good[i]));
+        marked[i] = if own {
+            i as ElemId
+        } else if e.parent != NO_ELEM {
+            marked[e.parent as usize]
+        } else {
+            NO_ELEM
+        };
+    }
+    marked
+}
+
+/// A `<footer>` element (or `role=contentinfo`) stays boilerplate even when it holds
+/// most of the page's content evidence: on product and landing pages whose copy comes in
+/// many short blocks, the long paragraphs are the footer's legal footnotes and
+/// disclaimers. (When the footer really is all the page has, the marked pass comes out
+/// empty and the cascade retries without marks.)
+fn is_page_footer(tag: &str, role: &str) -> bool {
+    tag == "footer" || role.split(' ').any(|r| r == "contentinfo")
+}
+
+/// A `<form>` without a line of content evidence is interface, not text: a contact or
+/// newsletter box, a search or login form (field labels, button texts, consent lines).
+/// Forms that wrap text (an ASP.NET page-wide form, old Reddit's comment bodies, a
+/// product or results list inside a filter form) hold content evidence and stay. Only
+/// on pages with an article (`min_article_evidence`): on a product page without one,
+/// the add-to-cart form holds the product's options and is the page.
+fn is_interface_form(tag: &str, good: f64) -> bool {
+    tag == "form" && good <= 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE};
+
+    #[test]
+    fn overlays_stay_out_even_when_they_hold_most_of_the_page() {
+        // Consent dialogs' purpose texts and modals outweigh a short page; they must stay
+        // boilerplate like `<footer>`: beside a short thread (and count as no article
+        // against its posts), beside a listing of linked cards, beside a short service page,
+        // and in the tags-and-roles retry when the vocabulary marks the content's own
+        // wrapper (`widget`).
+        let purpose = "These technologies are strictly necessary to provide you with the site and its features and cannot be switched off here.";
+        let onetrust = format!(
+            "<div id=onetrust-consent-sdk><div class=ot-pc-content>{}</div></div>",
+            format!("<h4>Purpose</h4><p>{purpose}</p>").repeat(8)
+        );
+        let posts = (1..=3)
+            .map(|i| format!("<div class=comment><p>Post {i} of the thread asks about the case and what the two holes are for, with enough words.</p></div>"))
+            .collect::<String>();
+        let cards = (1..=8)
+            .map(|i| {
+                format!(
+                    "<div class=card><a href=/{i}>Recipe card number {i} with a title</a></div>"
+                )
+            })
+            .collect::<String>();
+        let copy = format!("<p>{ARTICLE} Service.</p>").repeat(3);
+        let pages = [
+            (format!("<div class=thread>{posts}</div>{onetrust}"), "Post 2 of the thread"),
+            (format!("<div class=list>{cards}</div>{onetrust}"), "Recipe card number 3"),
+            (
+                format!(
+                    "<main><h1>Our service</h1>{copy}</main>\
+                     <div class=\"cmplz-cookiebanner cmplz-hidden\"><div class=cmplz-body>{}</div></div>\
+                     <div class=memberModal><p>{purpose} Member.</p></div>",
+                    format!("<p>{purpose}</p>").repeat(5)
+                ),
+                "Service.",
+            ),
+            (format!("<div class=widget>{copy}</div>{onetrust}"), "Service."),
+        ];
+        for (body, kept) in pages {
+            let out = run(&format!("<body>{body}</body>"));
+            assert!(out.text.contains(kept), "{kept}: {}", out.text);
+            assert!(
+                !out.text.contains("strictly necessary"),
+                "{kept}: {}",
+                out.text
+            );
+        }
+    }
+
+    #[test]
+    fn interface_forms_on_article_pages_are_dropped() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let form =
+            "<form><p>First Name</p><input><p>Email address</p><input><p>Subscribe now</p></form>";
+        let out = run(&format!("<body><div>{article}{form}</div></body>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("First Name"), "{}", out.text);
+        // A form that wraps the text is not an interface form.
+        let out = run(&format!(
+            "<body><form><div>{article}<p>Closing words</p></div><input></form></body>"
+        ));
+        assert!(out.text.contains("Closing words"), "{}", out.text);
+    }
+
+    #[test]
+    fn run_together_caption_and_credit_classes_are_dropped() {
+        let article = format!("<p>{ARTICLE}</p>").repeat(6);
+        let out = run(&format!(
+            "<body><div>{article}<div class=InlineImage-imageEmbedCaption>The minister walks past an aircraft at the air show on Monday morning in Dubai.</div>\
+             <div class=imageEmbedCredit>Some Photographer | Agency</div>{article}</div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("minister"), "{}", out.text);
+        assert!(!out.text.contains("Photographer"), "{}", out.text);
+    }
+
+    #[test]
+    fn long_footer_footnotes_do_not_outweigh_the_page() {
+        let legal = "Testing conducted by the company in January using preproduction systems and software, results may vary with configuration and usage.";
+        let notes = format!("<p>{legal}</p>").repeat(4);
+        // Enough copy (over `retry_below_words`) that the marked pass stands.
+        let copy = format!("<p>{ARTICLE}</p>").repeat(3);
+        let html = format!(
+            "<body><div class=hero><h2>Built to go places</h2>{copy}</div>\
+             <footer><ol>{notes}</ol></footer></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("preproduction"), "{}", out.text);
+        // A page whose only text is in its footer still answers (the cascade).
+        let out = run(&format!("<body><footer>{notes}</footer></body>"));
+        assert!(out.text.contains("preproduction"), "{}", out.text);
+    }
+
+    #[test]
+    fn author_boxes_are_dropped() {
+        let html = format!(
+            "<body><article><h1>Title</h1><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} End.</p>\
+             <div class=\"author-box\"><p>Jane writes about gardens and has done so for many years, \
+             contributing to several magazines. Biography.</p></div></article></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("End."), "{}", out.text);
+        assert!(!out.text.contains("Biography."), "{}", out.text);
+    }
+}

@@ -1,0 +1,210 @@
+//! The local, single-page extractor (boilerpipe's idea, algorithms.md §2): text comes in
+//! blocks; long blocks with few link words are content, link lists and short fragments
+//! are boilerplate, and boilerplate and content sit in different subtrees.
+//!
+//! 1. Each text block gets a value: its non-link words if it is long and not link-dense
+//!    (content evidence), minus its words if it is link-dense or sits in an element whose
+//!    tag/class/id says boilerplate (`nav`, `footer`, `sidebar`, `меню`…), minus half its
+//!    words if it is short.
+//! 2. Values are summed bottom-up over the block-level elements; the element with the
+//!    largest sum is the content container: going up from it adds more boilerplate than
+//!    content, going down loses content.
+//! 3. The container's blocks are written out in document order, except link-dense
+//!    blocks and blocks inside boilerplate-marked sub-elements.
+//!
+//! # Map of this folder, in the order the stages run
+//!
+//! [`extract_with_template`] runs the cascade: up to three passes (`extract_pass`) with
+//! fewer and fewer boilerplate marks (`marks::Marks`: all, tags and roles only, none),
+//! keeping the longest answer. One pass runs these steps, in this order:
+//!
+//! 1. **Content evidence** (`scoring.rs`, `features.rs`): each block's value on its own
+//!    (`features::block_value`: length, link density), summed below every element,
+//!    marks ignored.
+//! 2. **Own marks** (`marks.rs`, `page_type.rs`): what each element's tag, role and
+//!    class/id say; customer reviews on product pages (`page_type::review_marks`).
+//! 3. **Comments or thread** (`page_type.rs`, `threads.rs`): whether the comment
+//!    sections are the page (a forum thread) or an article's discussion.
+//! 4. **Nearest marks** (`marks.rs`): the marked ancestor-or-self of every element, with
+//!    the exceptions (most of the page's evidence; footers, overlays, interface forms).
+//! 5. **Repeated structures** (`groups.rs`): siblings sharing tag and class kind, and
+//!    which are content-like (listings, not menus).
+//! 6. **Teaser lists** (`teasers.rs`): "related" / "latest" lists beside an article are
+//!    marked too.
+//! 7. **Listing page** (`page_type.rs`): a page with no article of its own, only
+//!    link-led items.
+//! 8. **Values and sums** (`scoring.rs`): each block's value in context, summed
+//!    bottom-up; no content block anywhere → an empty answer with its reason.
+//! 9. **Container** (`selection.rs`): the largest sum, narrowed to a declared
+//!    `<article>`/`<main>`, widened to a whole repeated structure.
+//! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
+//!     of dominant link-led structures; comment sections with `include_comments`.
+//! 11. **Written out** (`cleanup.rs`, `threads.rs`): the kept blocks, per-post chrome of
+//!     threads dropped, leading chrome trimmed, texts joined.
+//!
+//! Every threshold, share and weight is in `settings.rs` ([`HeuristicConfig`] and the
+//! named constants); `tree.rs` holds the per-element sums and subtree flags the steps
+//! share. Each step's unit tests sit in its file; shared test helpers and whole-page
+//! tests are in `tests.rs`.
+
+mod cleanup;
+mod features;
+mod groups;
+mod marks;
+mod page_type;
+mod scoring;
+mod sections;
+mod selection;
+mod settings;
+mod teasers;
+mod threads;
+mod tree;
+
+#[cfg(test)]
+mod tests;
+
+pub use settings::HeuristicConfig;
+
+use super::dom::{PageDom, ParsedPage};
+use super::{Extracted, Extractor, PageContext};
+use marks::Marks;
+use scoring::BlockValues;
+
+/// The local heuristic as an [`Extractor`]; it always answers.
+pub struct Heuristic {
+    config: HeuristicConfig,
+}
+
+impl Heuristic {
+    pub fn new(config: HeuristicConfig) -> Self {
+        Heuristic { config }
+    }
+}
+
+impl Extractor for Heuristic {
+    fn name(&self) -> &str {
+        "heuristic"
+    }
+
+    fn extract(&self, page: &ParsedPage, _ctx: &PageContext<'_>) -> Option<Extracted> {
+        Some(extract(&page.dom, &self.config))
+    }
+}
+
+/// Run the heuristic on a page.
+pub fn extract(page: &PageDom, config: &HeuristicConfig) -> Extracted {
+    extract_with_template(page, config, None)
+}
+
+/// Run the heuristic with some blocks already known to be boilerplate (`template[i]`
+/// for block `i`, e.g. Infholder's cross-page template): they count against any
+/// container holding them and are never written out.
+pub fn extract_with_template(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    template: Option<&[bool]>,
+) -> Extracted {
+    // A cascade, like Readability's retries: when the result is short, the class/id
+    // vocabulary may have matched the content's own wrappers (`elementor-widget`), so
+    // try again without it, then without any marks; keep the longest answer.
+    let mut best = extract_pass(page, config, template, Marks::All);
+    for marks in [Marks::Structural, Marks::Off] {
+        if best.kept_words >= config.retry_below_words as u64 {
+            break;
+        }
+        let next = extract_pass(page, config, template, marks);
+        if next.kept_words > best.kept_words {
+            best = next;
+        }
+    }
+    best
+}
+
+/// What one pass of the cascade works on: the page, the parameters, the blocks known to
+/// be boilerplate and the marks in use.
+struct Pass<'a> {
+    page: &'a PageDom,
+    config: &'a HeuristicConfig,
+    template: Option<&'a [bool]>,
+    marks: Marks,
+}
+
+impl Pass<'_> {
+    /// Whether block `i` is known boilerplate (in the template).
+    fn is_template(&self, i: usize) -> bool {
+        self.template
+            .is_some_and(|t| t.get(i).copied().unwrap_or(false))
+    }
+}
+
+/// One pass of the cascade with the given marks: the steps of the folder map above, in
+/// that order.
+fn extract_pass(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    template: Option<&[bool]>,
+    marks: Marks,
+) -> Extracted {
+    let pass = Pass {
+        page,
+        config,
+        template,
+        marks,
+    };
+    if page.blocks.is_empty() {
+        return empty(if page.frames > 0 {
+            "page has no text of its own (only frames)"
+        } else {
+            "page has no visible text"
+        });
+    }
+    // 1-4: content evidence, marks, comments or thread.
+    let good = scoring::content_evidence(&pass);
+    let total_good = good.first().copied().unwrap_or(0.0);
+    let own_marks = marks::own_marks(&pass);
+    let comments_are_content =
+        page_type::comments_are_content(&pass, &own_marks, &good, total_good);
+    let mut marked =
+        marks::nearest_marks(&pass, &own_marks, comments_are_content, &good, total_good);
+    // 5-6: repeated structures, teaser lists.
+    let st = groups::repeated_structures(&pass, &marked);
+    teasers::drop_teasers(&pass, &st, &mut marked);
+    // 7-8: listing page, values and sums.
+    let values = BlockValues {
+        pass: &pass,
+        marked: &marked,
+        st: &st,
+        listing: page_type::listing_page(&pass, &marked, &st),
+    };
+    let Some(sum) = values.element_sums() else {
+        return empty("no content block (only short lines, headings and link lists)");
+    };
+    // 9: the container.
+    let container = selection::largest_sum(page, &sum);
+    let container = selection::narrow_to_declared(&pass, container, &sum, &good, &marked);
+    let container = selection::widen_to_structure(container, &st);
+    // 10: what joins it.
+    let in_siblings = sections::sibling_sections(&pass, container, &sum, &marked);
+    let in_dominant = selection::in_dominant_structures(&pass, &st, container);
+    let in_comments = selection::comments_outside(&pass, &marked, container);
+    // 11: what is written out.
+    let kept = cleanup::kept_blocks(
+        &pass,
+        container,
+        &marked,
+        &in_siblings,
+        &in_dominant,
+        &in_comments,
+    );
+    let kept = threads::drop_post_chrome(&pass, container, &st, kept);
+    let first = cleanup::first_content(&pass, &values, &kept);
+    cleanup::write_out(&kept[first..])
+}
+
+/// An empty answer with its reason.
+fn empty(reason: &str) -> Extracted {
+    Extracted {
+        empty_reason: Some(reason.into()),
+        ..Extracted::default()
+    }
+}

@@ -1,0 +1,173 @@
+//! Sibling sections: product, service and landing pages spread their copy over sibling
+//! sections (hero, features, specs), each a container of its own, and the largest alone
+//! loses the rest. Sections beside the container (and beside each of its ancestors)
+//! with enough value join it; a run of like `<section>`s joins at a lower floor.
+
+use super::marks::Marks;
+use super::settings::{LIKE_RUN, LIKE_SIBLING_SHARE, SIBLING_MIN_VALUE, SIBLING_SHARE};
+use super::Pass;
+use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
+use crate::extract::vocab;
+
+/// Like Readability's sibling pass, every unmarked sibling of the container and of each
+/// of its (unmarked) ancestors whose value is at least `SIBLING_SHARE` of the
+/// container's is written out too (climbing all the way measured better on WCXB than
+/// one level: landing pages nest their sections in wrappers of varying depth). Returns,
+/// per element, whether it lies in such a sibling (none in the pass without marks).
+/// Walks each ancestor's children by skipping subtrees: O(children).
+pub(super) fn sibling_sections(
+    pass: &Pass,
+    container: ElemId,
+    sum: &[f64],
+    marked: &[ElemId],
+) -> Vec<bool> {
+    let page = pass.page;
+    let n = page.elements.len();
+    let mut inside = vec![false; n];
+    if pass.marks == Marks::Off {
+        return inside;
+    }
+    let roots = sibling_roots(page, container, sum, marked);
+    if roots.is_empty() {
+        return inside;
+    }
+    // Comment sections are never appended: they are the page's discussion, written out
+    // only as the container itself (a forum) or with `include_comments`.
+    let comments = |i: usize| vocab::is_comment_name(&page.elements[i].id_class);
+    for &r in &roots {
+        inside[r] = !comments(r);
+    }
+    for i in 0..n {
+        let p = page.elements[i].parent;
+        if p != NO_ELEM && inside[p as usize] && !comments(i) {
+            inside[i] = true;
+        }
+    }
+    inside
+}
+
+/// The unmarked siblings of the container and of each of its unmarked ancestors with
+/// enough value to join it (`SIBLING_SHARE` of its value, `LIKE_SIBLING_SHARE` in a run
+/// of like sections, at least `SIBLING_MIN_VALUE`), innermost ancestor first.
+fn sibling_roots(page: &PageDom, container: ElemId, sum: &[f64], marked: &[ElemId]) -> Vec<usize> {
+    let floor = (SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
+    let like_floor = (LIKE_SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
+    let mut roots = Vec::new();
+    let mut cur = container;
+    loop {
+        let parent = page.elements[cur as usize].parent;
+        if parent == NO_ELEM || marked[parent as usize] != NO_ELEM {
+            break;
+        }
+        let mut j = parent as usize + 1;
+        let end = page.elements[parent as usize].end as usize;
+        let mut run = 0;
+        while j < end {
+            run += like_section(page, j, cur as usize) as usize;
+            j = page.elements[j].end as usize;
+        }
+        let mut j = parent as usize + 1;
+        while j < end {
+            let like = run >= LIKE_RUN && like_section(page, j, cur as usize);
+            let floor = if like { like_floor } else { floor };
+            if j != cur as usize && marked[j] == NO_ELEM && sum[j] >= floor {
+                roots.push(j);
+            }
+            if tracing::enabled!(tracing::Level::DEBUG) && j != cur as usize {
+                let e = &page.elements[j];
+                tracing::debug!(
+                    "sibling {j} <{} {}> sum {:.1} floor {floor:.1} marked {}",
+                    e.tag,
+                    e.id_class,
+                    sum[j],
+                    marked[j] != NO_ELEM
+                );
+            }
+            j = page.elements[j].end as usize;
+        }
+        cur = parent;
+    }
+    roots
+}
+
+/// Whether sibling `j` is one more section of the same run as `cur` (the container or
+/// one of its ancestors): both `<section>` elements. (Siblings of the same kind, `sig`,
+/// measured worse: page-row `div`s of articles joined too.)
+/// Landing and service pages spread their copy over a run of such sections, each with
+/// a heading and a short paragraph or two, none close to the largest one's value.
+fn like_section(page: &PageDom, j: usize, cur: usize) -> bool {
+    let (a, b) = (&page.elements[j], &page.elements[cur]);
+    &*a.tag == "section" && &*b.tag == "section"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE};
+
+    #[test]
+    fn sibling_sections_of_a_landing_page_are_kept() {
+        let section = |h: &str| {
+            format!(
+                "<section><h2>{h}</h2><p>{ARTICLE}</p><p><a href=/x>Learn more</a></p></section>"
+            )
+        };
+        let html = format!(
+            "<body><nav><a href=/>Home</a> <a href=/p>Pricing</a></nav><div class=page>\
+             <div class=wrap><section><h2>Hero</h2><p>{ARTICLE}</p><p>{ARTICLE} Again.</p></section></div>\
+             {}{}</div><footer><p>{ARTICLE} Legal.</p></footer></body>",
+            section("Features"),
+            section("Security")
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Again."), "{}", out.text);
+        assert!(out.text.contains("Features"), "{}", out.text);
+        assert!(out.text.contains("Security"), "{}", out.text);
+        assert!(!out.text.contains("Legal."), "{}", out.text);
+        assert!(!out.text.contains("Pricing"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_run_of_small_sections_joins_the_largest_one() {
+        // A service page: a hero section with the longest copy, then a run of sections
+        // with a heading and one paragraph each, every one below the plain sibling floor.
+        let section = |h: &str| format!("<section><h2>{h}</h2><p>{ARTICLE} {h}.</p></section>");
+        let hero = format!("<p>{ARTICLE}</p>").repeat(6);
+        // The menu inside the page wrapper keeps the wrapper from being the container.
+        let menu = (1..=30)
+            .map(|i| format!("<a href=/{i}>Menu item {i}</a> "))
+            .collect::<String>();
+        let html = format!(
+            "<body><div class=page><nav>{menu}</nav>\
+             <section><h1>Our service</h1>{hero}</section>{}{}{}\
+             <div class=aside><p>{ARTICLE} Aside.</p></div></div></body>",
+            section("Onboarding"),
+            section("Support"),
+            section("Security")
+        );
+        let out = run(&html);
+        for h in ["Onboarding.", "Support.", "Security."] {
+            assert!(out.text.contains(h), "{h} {}", out.text);
+        }
+        // A lone sibling of another kind still needs the plain floor.
+        assert!(!out.text.contains("Aside."), "{}", out.text);
+    }
+
+    #[test]
+    fn marks_inside_sibling_sections_still_count() {
+        // The menu inside the page wrapper makes the hero the container; the Features
+        // section joins it as a sibling, without its share box.
+        let menu = (1..=12)
+            .map(|i| format!("<a href=/{i}>Menu item {i}</a> "))
+            .collect::<String>();
+        let html = format!(
+            "<body><div class=page><nav>{menu}</nav>\
+             <div class=wrap><section><h2>Hero</h2><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} Again.</p></section></div>\
+             <section><h2>Features</h2><p>{ARTICLE}</p><p>{ARTICLE}</p>\
+             <div class=share-buttons><p>Share this page with your friends on every network you use today.</p></div>\
+             </section></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Features"), "{}", out.text);
+        assert!(!out.text.contains("friends"), "{}", out.text);
+    }
+}

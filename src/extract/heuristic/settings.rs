@@ -1,0 +1,214 @@
+//! Every tuning knob of the local heuristic, in one place: the user-facing parameters
+//! ([`HeuristicConfig`], the `heuristic:` keys of a config file, with their defaults) and
+//! the internal constants (thresholds, shares and weights the scoring code uses).
+//!
+//! Each knob says what it does and how it was chosen. "Session N" names the working
+//! session of the project that introduced it (session 1: the first heuristic and its
+//! teaser, declared-article and cascade steps; session 2: the listing, product and
+//! article mechanisms; session 3: threads, overlays and service pages); the commit is
+//! named too. "Hand-set, not swept" means history records no measurement of the value
+//! itself (the mechanism it belongs to may have been measured as a whole). Scores are
+//! word F1 on the dev corpora of `bench/` (WCXB dev, ScrapingHub, sites-dev).
+
+/// Parameters of the local heuristic, with the defaults documented in ARCHITECTURE.md.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HeuristicConfig {
+    /// A block with at least this many non-link words is content evidence.
+    pub min_content_words: u32,
+    /// Blocks whose share of link words exceeds this are link lists (boilerplate).
+    pub max_link_density: f64,
+    /// Weight of a short (non-content, non-link) block's words against the container.
+    pub short_block_penalty: f64,
+    /// Drop short blocks before the container's first content block.
+    pub trim_edges: bool,
+    /// Keep comment sections (`--include-comments`); by default they are boilerplate.
+    pub include_comments: bool,
+    /// Siblings with one tag and class, at least this many, form a repeated structure
+    /// (list items, product cards, forum posts).
+    pub min_list_items: u32,
+    /// A repeated structure is content-like (not a menu) when its items average at least
+    /// this many words…
+    pub min_item_words: f64,
+    /// …and at least this share of its words are outside links, or its links average
+    /// `min_item_words` words or more.
+    pub min_item_text_share: f64,
+    /// Link-dense blocks of a repeated structure are kept when the structure holds at
+    /// least this share of the container's words (the page is a listing).
+    pub list_dominance: f64,
+    /// Comment sections are boilerplate unless the rest of the page has less content
+    /// evidence than this (then they are the page: a forum thread).
+    pub min_article_evidence: f64,
+    /// A result with fewer words is retried with fewer boilerplate marks (the cascade).
+    pub retry_below_words: u32,
+    /// Lists of teasers (linked title + snippet, repeated) are boilerplate on pages with
+    /// an article of their own (`min_article_evidence` outside repeated items).
+    pub drop_teasers: bool,
+}
+
+impl Default for HeuristicConfig {
+    fn default() -> Self {
+        HeuristicConfig {
+            // Session 1 (d8a5bb6, the first heuristic). Hand-set, not swept.
+            min_content_words: 10,
+            // Session 1 (d8a5bb6). Hand-set, not swept.
+            max_link_density: 0.5,
+            // Session 1 (d8a5bb6). Hand-set, not swept.
+            short_block_penalty: 0.5,
+            // Session 1 (b5a9d4d, leading-chrome trim); trimming the trailing edge too
+            // measured worse (see `cleanup::first_content`).
+            trim_edges: true,
+            // Off: comments are not the page's text (`--include-comments` turns it on).
+            include_comments: false,
+            // Session 1 (cc18901, repeated structures). Hand-set, not swept.
+            min_list_items: 3,
+            // Session 1 (cc18901). Hand-set, not swept.
+            min_item_words: 4.0,
+            // Session 1 (cc18901). Hand-set, not swept.
+            min_item_text_share: 0.2,
+            // Session 1 (cc18901). Hand-set, not swept.
+            list_dominance: 0.3,
+            // Session 1 (240ca27, comment sections as a forum's content). Hand-set, not
+            // swept; later reused as "the page has an article" by the teaser, listing
+            // and form tests.
+            min_article_evidence: 150.0,
+            // Session 1 (17458c7, the retry cascade). Hand-set, not swept.
+            retry_below_words: 50,
+            // Session 1 (0551c76, teaser lists): ScrapingHub 0.951 → 0.959, WCXB dev
+            // unchanged (0.817) with it on.
+            drop_teasers: true,
+        }
+    }
+}
+
+// ---- Block values (`features::block_value`) ----
+
+/// A table cell needs this many times `min_content_words` non-link words to be content
+/// evidence (other blocks need `min_content_words`). Session 1 (d8a5bb6, the first
+/// heuristic). Hand-set, not swept.
+pub(super) const TABLE_CELL_WORDS_FACTOR: u32 = 2;
+
+/// A content block's value is its non-link words minus this share of
+/// `min_content_words`: a block just long enough (a footer line) is weak evidence, a
+/// paragraph strong evidence. Session 1 (b5a9d4d, with the leading-chrome trim).
+/// Hand-set, not swept.
+pub(super) const CONTENT_WORDS_DISCOUNT: f64 = 0.5;
+
+// ---- Marks (`marks`) ----
+
+/// An element holding at least this share of the page's content evidence is never
+/// treated as boilerplate, whatever its tag or class says (themes that wrap the whole
+/// page in `<header class="page-header">`, forums whose posts are `class="comment"`).
+/// Session 1 (b5a9d4d). Hand-set, not swept.
+pub(super) const MAX_MARKED_SHARE: f64 = 0.5;
+
+// ---- Repeated structures (`groups`) ----
+
+/// Largest share of a group's words one item may hold for the group to be a repeated
+/// structure. Siblings that share a class kind but are one text plus a few small parts
+/// (Drupal layout-builder `block …` sections: date, share bar, image, body; a product
+/// page's column grid; a forum page's opening post next to two stub widgets) are not a
+/// list, and treating them as one turns an article page into a listing. Session 2
+/// (36c5247): WCXB dev 0.8310 → 0.8313, ScrapingHub 0.9616 → 0.9629; the value itself
+/// hand-set, not swept.
+pub(super) const MAX_ITEM_SHARE: f64 = 0.9;
+
+// ---- Teaser lists (`teasers`) ----
+
+/// A teaser is a linked title and a short snippet: its title is a sizeable share of its
+/// words (forum posts and FAQ answers that open with a linked name or question are not).
+/// Also what makes a group link-led ([`super::groups::Group::linked`]). Session 1
+/// (0551c76, teaser lists). Hand-set, not swept.
+pub(super) const TEASER_LINK_SHARE: f64 = 0.15;
+
+/// …and its snippet is short: items averaging more words outside links are posts,
+/// answers or sections, not teasers. Session 1 (0551c76). Hand-set, not swept.
+pub(super) const TEASER_MAX_SNIPPET: f64 = 80.0;
+
+/// A link-dense line with at least this many link words is a teaser's linked title;
+/// shorter linked lines are passed over. Session 1 (0551c76). Hand-set, not swept.
+pub(super) const TEASER_TITLE_LINK_WORDS: u32 = 3;
+
+/// A group is a teaser list when at least `TEASER_ITEMS_SHARE_NUM /
+/// TEASER_ITEMS_SHARE_DEN` (two thirds) of its items open with a linked title, or end a
+/// snippet with an ellipsis; a rail of cut-off snippets before the article needs the
+/// same share. Kept as a fraction of whole numbers (`count * 3 >= items * 2`): no float
+/// rounding. Session 1 (0551c76, titled items) and session 2 (daf1924, cut-off
+/// snippets). Hand-set, not swept.
+pub(super) const TEASER_ITEMS_SHARE_NUM: u32 = 2;
+/// See [`TEASER_ITEMS_SHARE_NUM`].
+pub(super) const TEASER_ITEMS_SHARE_DEN: u32 = 3;
+
+// ---- Listing pages (`page_type::listing_page`, `scoring`) ----
+
+/// On a page with no article of its own, the weight of a listing item's link words
+/// (its linked title) against the container: the items are the page, but a title is
+/// weaker evidence than a snippet. Session 2 (e135dc4): WCXB dev listing 0.5557 →
+/// 0.6193, collection 0.6219 → 0.6319, all 0.8205 → 0.8257; on WCXB dev listings 0.5
+/// measured better than 1.0.
+pub(super) const LISTING_LINK_WEIGHT: f64 = 0.5;
+
+// ---- Articles and threads (`page_type`, `threads`) ----
+
+/// See [`super::page_type`]'s `declared_article_apart`: the declared article's content
+/// evidence, in paragraphs of `min_content_words`. Session 2 (99d433c, short post +
+/// long discussion). Hand-set, not swept.
+pub(super) const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
+
+/// See [`super::threads`]' `posts_continue_in_comments`: the opening post's share of the
+/// evidence outside the comment sections. Session 3 (bb5b0a4, XenForo and Lemmy threads
+/// with a long first post). Hand-set, not swept.
+pub(super) const THREAD_POST_SHARE: f64 = 0.3;
+/// See [`super::threads`]' `posts_continue_in_comments`: the replies' evidence against
+/// the opening post's. Session 3 (bb5b0a4). Hand-set, not swept.
+pub(super) const THREAD_REPLIES_SHARE: f64 = 0.5;
+
+/// Most words a line of per-post chrome may have (see
+/// [`super::threads::drop_post_chrome`]): "Joined", "Reaction score", "Reply", "Report".
+/// Session 3 (df0dce1). Hand-set, not swept.
+pub(super) const POST_CHROME_WORDS: u32 = 4;
+
+/// Words of unlinked text in one line that make an item a post someone wrote. Session 3
+/// (df0dce1). Hand-set, not swept.
+pub(super) const POST_TEXT_WORDS: u32 = 20;
+
+/// Share of a thread's posts in which the same short line must recur to be chrome (and
+/// share of its items that must be written posts). Session 3 (df0dce1). Hand-set, not
+/// swept.
+pub(super) const POST_CHROME_SHARE: f64 = 0.5;
+
+// ---- Choosing the container (`selection`) ----
+
+/// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
+/// share of the container's value and content evidence becomes the container. Session 1
+/// (5c8efb9): ScrapingHub 0.959 → 0.960, WCXB dev 0.817 → 0.818; the value itself
+/// hand-set, not swept.
+pub(super) const DECLARED_SHARE: f64 = 0.8;
+
+// ---- Sibling sections (`sections`) ----
+
+/// A sibling section joins the container with at least this share of its value…
+/// Session 2 (b5b5c46, Readability's sibling pass for product, service and landing
+/// pages; the merge took WCXB dev 0.8323 → 0.8451). Hand-set, not swept.
+pub(super) const SIBLING_SHARE: f64 = 0.2;
+/// …and at least this value (one real paragraph). Session 2 (b5b5c46). Hand-set, not
+/// swept.
+pub(super) const SIBLING_MIN_VALUE: f64 = 10.0;
+
+/// A run is at least this many like sections (the container's included). Session 3
+/// (882b991, service and landing pages). Hand-set, not swept.
+pub(super) const LIKE_RUN: usize = 3;
+
+/// A sibling of the same run as the container (see [`super::sections`]' `like_section`)
+/// joins it with at least this share of its value (and [`SIBLING_MIN_VALUE`]). Session 3:
+/// 0.0 at first (882b991), raised to 0.1 (27f023f) to keep article precision.
+pub(super) const LIKE_SIBLING_SHARE: f64 = 0.1;
+
+// ---- Diagnostics (debug and trace logs only; no effect on any answer) ----
+
+/// Container candidates listed in the debug log, largest sums first. Session 1
+/// (b5a9d4d).
+pub(super) const DEBUG_CANDIDATES: usize = 6;
+
+/// Characters of a block's text shown in its trace line. Session 1 (240ca27).
+pub(super) const TRACE_TEXT_CHARS: usize = 60;

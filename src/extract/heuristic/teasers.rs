@@ -1,0 +1,279 @@
+//! Teaser lists: content-like repeated structures whose items open with a linked title
+//! (a heading or a link-dense line of a few words) followed by a snippet — "related",
+//! "more from" and "latest" lists. When the page has an article of its own (content
+//! evidence outside every content-like item), they are boilerplate; on a listing page
+//! (no such article) they are the page and stay content.
+
+use super::features::{block_value, is_truncated, link_density};
+use super::groups::Structures;
+use super::settings::{
+    TEASER_ITEMS_SHARE_DEN, TEASER_ITEMS_SHARE_NUM, TEASER_MAX_SNIPPET, TEASER_TITLE_LINK_WORDS,
+};
+use super::Pass;
+use crate::extract::dom::{ElemId, NO_ELEM};
+
+/// Marks the items of teaser lists that follow (or, cut off, precede) an article as
+/// boilerplate (in `marked`, each item and everything below it). Does nothing without
+/// `drop_teasers`.
+pub(super) fn drop_teasers(pass: &Pass, st: &Structures, marked: &mut [ElemId]) {
+    if !pass.config.drop_teasers {
+        return;
+    }
+    let item_elem = item_elements(pass, st);
+    let openings = item_openings(pass, st, marked, &item_elem);
+    let teaser = |g: usize| is_teaser(pass, st, &openings, g);
+    let (before, outside) = evidence_before(pass, st, marked, &item_elem, &teaser);
+    let drop = dropped_groups(pass, st, &openings, &teaser, &before, outside);
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        let page = pass.page;
+        for (g, gr) in st.groups.iter().enumerate() {
+            if teaser(g) {
+                tracing::debug!(
+                    "teaser group under <{} {}> items {} titled {} words {} links {} before {:.0} drop {}",
+                    page.elements[gr.parent as usize].tag,
+                    page.elements[gr.parent as usize].id_class,
+                    gr.items, openings.titled[g], gr.words, gr.link_words, before[g], drop[g]
+                );
+            }
+        }
+    }
+    if drop.iter().any(|&d| d) {
+        mark_items(pass, st, &item_elem, &drop, marked);
+    }
+}
+
+/// Nearest content-like repeated item enclosing each element, itself included (or
+/// `NO_ELEM`): the item element, where [`Structures::item_group`] has its group.
+fn item_elements(pass: &Pass, st: &Structures) -> Vec<ElemId> {
+    let (page, config) = (pass.page, pass.config);
+    let (groups, group_of) = (&st.groups, &st.group_of);
+    let mut item_elem = vec![NO_ELEM; page.elements.len()];
+    for (i, e) in page.elements.iter().enumerate() {
+        item_elem[i] =
+            if group_of[i] != u32::MAX && groups[group_of[i] as usize].content_like(config) {
+                i as ElemId
+            } else if e.parent != NO_ELEM {
+                item_elem[e.parent as usize]
+            } else {
+                NO_ELEM
+            };
+    }
+    item_elem
+}
+
+/// How the items of each group open: how many with a linked title, how many with a
+/// snippet cut off by an ellipsis.
+struct Openings {
+    titled: Vec<u32>,
+    truncated: Vec<u32>,
+}
+
+fn item_openings(
+    pass: &Pass,
+    st: &Structures,
+    marked: &[ElemId],
+    item_elem: &[ElemId],
+) -> Openings {
+    let (page, config) = (pass.page, pass.config);
+    let n = page.elements.len();
+    let item_group = &st.item_group;
+    let mut titled = vec![0u32; st.groups.len()];
+    let mut seen = vec![false; n];
+    let mut cut = vec![false; n];
+    let mut truncated = vec![0u32; st.groups.len()];
+    for (i, b) in page.blocks.iter().enumerate() {
+        let e = b.elem as usize;
+        let it = item_elem[e];
+        if marked[e] != NO_ELEM || pass.is_template(i) || it == NO_ELEM {
+            continue;
+        }
+        // The title may follow a kicker, a category label or a date line (digg,
+        // news "latest" rails): the item is titled when a linked line comes before
+        // its first line of content evidence.
+        if !seen[it as usize] {
+            if link_density(b) > config.max_link_density && b.link_words >= TEASER_TITLE_LINK_WORDS
+            {
+                seen[it as usize] = true;
+                titled[item_group[e] as usize] += 1;
+            } else if b.words - b.link_words >= config.min_content_words {
+                seen[it as usize] = true;
+            }
+        }
+        // A snippet cut off with an ellipsis is a teaser's, whatever precedes it
+        // (an image link, an unlinked title, an author and date line).
+        if !cut[it as usize] && is_truncated(&b.text) {
+            cut[it as usize] = true;
+            truncated[item_group[e] as usize] += 1;
+        }
+    }
+    Openings { titled, truncated }
+}
+
+/// Whether `count` of a group's `items` is at least [`TEASER_ITEMS_SHARE_NUM`] /
+/// [`TEASER_ITEMS_SHARE_DEN`] of them (in whole numbers).
+fn most_items(count: u32, items: u32) -> bool {
+    count * TEASER_ITEMS_SHARE_DEN >= items * TEASER_ITEMS_SHARE_NUM
+}
+
+/// Whether group `g` is a teaser list: content-like, most items titled or cut off, led by
+/// links, short snippets, and no accordion ([`is_disclosure`]).
+fn is_teaser(pass: &Pass, st: &Structures, openings: &Openings, g: usize) -> bool {
+    let gr = &st.groups[g];
+    gr.content_like(pass.config)
+        && (most_items(openings.titled[g], gr.items) || most_items(openings.truncated[g], gr.items))
+        && gr.linked()
+        && ((gr.words - gr.link_words) as f64) <= TEASER_MAX_SNIPPET * gr.items as f64
+        && !is_disclosure(&pass.page.elements[gr.parent as usize].id_class)
+}
+
+/// Content evidence outside every teaser item, before each teaser group (NaN for other
+/// groups), and in all: a list that follows an article is "more from the site"; a list
+/// that opens the page (a catalogue, search results) is the page even when legal text
+/// follows it.
+fn evidence_before(
+    pass: &Pass,
+    st: &Structures,
+    marked: &[ElemId],
+    item_elem: &[ElemId],
+    teaser: &dyn Fn(usize) -> bool,
+) -> (Vec<f64>, f64) {
+    let page = pass.page;
+    let group_of = &st.group_of;
+    let mut in_teaser = vec![false; page.elements.len()];
+    for (i, e) in page.elements.iter().enumerate() {
+        in_teaser[i] = (e.parent != NO_ELEM && in_teaser[e.parent as usize])
+            || (group_of[i] != u32::MAX && teaser(group_of[i] as usize));
+    }
+    let mut before = vec![f64::NAN; st.groups.len()];
+    let mut outside = 0.0;
+    for (i, b) in page.blocks.iter().enumerate() {
+        let e = b.elem as usize;
+        if marked[e] != NO_ELEM || pass.is_template(i) {
+            continue;
+        }
+        if !in_teaser[e] {
+            outside += block_value(b, false, pass.config).max(0.0);
+        } else if item_elem[e] != NO_ELEM {
+            let g = st.item_group[e] as usize;
+            if before[g].is_nan() {
+                before[g] = outside;
+            }
+        }
+    }
+    (before, outside)
+}
+
+/// The teaser groups to drop: those after an article (`before` it at least
+/// `min_article_evidence`). A rail of cut-off snippets ("latest", "breaking news") may
+/// also come before the article: it is dropped when an article follows it.
+fn dropped_groups(
+    pass: &Pass,
+    st: &Structures,
+    openings: &Openings,
+    teaser: &dyn Fn(usize) -> bool,
+    before: &[f64],
+    outside: f64,
+) -> Vec<bool> {
+    let min_article = pass.config.min_article_evidence;
+    (0..st.groups.len())
+        .map(|g| {
+            teaser(g)
+                && (before[g] >= min_article
+                    || (most_items(openings.truncated[g], st.groups[g].items)
+                        && outside - before[g] >= min_article))
+        })
+        .collect()
+}
+
+/// Marks every unmarked item of a dropped group, and everything below it.
+fn mark_items(
+    pass: &Pass,
+    st: &Structures,
+    item_elem: &[ElemId],
+    drop: &[bool],
+    marked: &mut [ElemId],
+) {
+    let page = pass.page;
+    for i in 0..page.elements.len() {
+        if marked[i] == NO_ELEM && item_elem[i] == i as ElemId && drop[st.item_group[i] as usize] {
+            // Mark the item and everything below it.
+            let end = page.elements[i].end as usize;
+            for m in &mut marked[i..end] {
+                if *m == NO_ELEM {
+                    *m = i as ElemId;
+                }
+            }
+        }
+    }
+}
+
+/// Accordions and FAQ toggles: their items open with a link (the toggle) but the text
+/// under it belongs to the page.
+fn is_disclosure(id_class: &str) -> bool {
+    id_class.split(|c: char| !c.is_alphanumeric()).any(|t| {
+        matches!(
+            t,
+            "accordion"
+                | "accordions"
+                | "faq"
+                | "faqs"
+                | "toggles"
+                | "toggle"
+                | "collapse"
+                | "tabs"
+        )
+    }) || id_class.contains("accordion")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE};
+    use crate::extract::Extracted;
+
+    /// A long article followed, in the same container, by `rest`.
+    fn after_article(rest: &str) -> Extracted {
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        run(&format!("<body><div>{article}{rest}</div></body>"))
+    }
+
+    #[test]
+    fn teaser_lists_after_the_article_are_dropped_but_listings_kept() {
+        let teasers = (1..=4)
+            .map(|i| format!("<li class=t><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
+            .collect::<String>();
+        let out = after_article(&format!("<ul>{teasers}</ul>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
+        // Without an article before it, the list is the page.
+        let out = run(&format!(
+            "<body><div><ul>{teasers}</ul><p>{ARTICLE}</p></div></body>"
+        ));
+        assert!(out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn teasers_with_a_kicker_before_the_linked_title_are_dropped() {
+        let teasers = (1..=4)
+            .map(|i| format!("<li class=t><div class=kicker>Politics</div><h5><a href=/{i}>Another story worth your time number {i}</a></h5><p>A short snippet of that story with a few words {i}.</p></li>"))
+            .collect::<String>();
+        let out = after_article(&format!("<ul>{teasers}</ul>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn rail_of_cut_off_snippets_before_the_article_is_dropped() {
+        let rail = (1..=5)
+            .map(|i| format!("<li class=r><a href=/{i}>Headline of another story {i}</a> <span>WASHINGTON: The opening words of that other story run on until they are cut off here...</span></li>"))
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let out = run(&format!("<body><div><ul>{rail}</ul>{article}</div></body>"));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("WASHINGTON"), "{}", out.text);
+        // Without an article after it, the list of snippets is the page.
+        let out = run(&format!(
+            "<body><div><ul>{rail}</ul><p>{ARTICLE}</p></div></body>"
+        ));
+        assert!(out.text.contains("WASHINGTON"), "{}", out.text);
+    }
+}

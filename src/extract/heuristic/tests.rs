@@ -1,0 +1,39 @@
+//! Shared helpers of the heuristic's unit tests (each step's own tests sit in its file)
+//! and the tests of whole pages that no one step owns.
+
+use super::{extract, HeuristicConfig};
+use crate::extract::dom::parse;
+use crate::extract::Extracted;
+
+/// A paragraph long enough to be content evidence.
+pub(super) const ARTICLE: &str =
+    "This paragraph is the long body of the article and it goes on for many words to look real.";
+
+/// The heuristic with the default parameters on `html`.
+pub(super) fn run(html: &str) -> Extracted {
+    extract(&parse(html), &HeuristicConfig::default())
+}
+
+#[test]
+fn content_is_kept_and_navigation_dropped() {
+    let html = format!(
+        "<body><nav><a href=/>Home</a> <a href=/a>About us and the team</a></nav>\
+         <div class=sidebar><p>Our sidebar tells you about the company and its long history of things.</p></div>\
+         <div class=post><p class=date>12 May 2025, 300 views</p><p>{ARTICLE}</p><h2>Sub heading</h2><p>{ARTICLE} Again.</p></div>\
+         <footer>Copyright 2025 Example Corporation, all rights reserved worldwide forever.</footer></body>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("Sub heading"), "{}", out.text);
+    assert!(out.text.contains("Again."));
+    assert!(!out.text.contains("300 views"), "leading chrome trimmed");
+    assert!(!out.text.contains("Home"));
+    assert!(!out.text.contains("sidebar"));
+    assert!(!out.text.contains("Copyright"));
+}
+
+#[test]
+fn empty_page_says_why() {
+    let out = run("<html><head><title>x</title></head></html>");
+    assert_eq!(out.text, "");
+    assert!(out.empty_reason.is_some());
+}
