@@ -1,5 +1,5 @@
 //! The html5ever tree as a well-formed XML document (sxd-document), for the methods
-//! that work on the whole tree with XPath: per-site rules (`rules.rs`) and Infholder
+//! that work on the whole tree with XPath: per-site rules (`rules/`) and Infholder
 //! (algorithms.md §2, step 3 "make the DOM a well-formed XML tree").
 //!
 //! html5ever puts HTML elements in the XHTML namespace; the XML document gets only the

@@ -14,7 +14,7 @@ pub const NOSCRIPT_MIN_BYTES: usize = 2_000;
 /// Elements deeper than this are not given their own arena entry (their text still
 /// counts, attributed to the ancestor at this depth): real pages stay far below it, and
 /// it bounds the work on pathological nesting. Also the depth cap of the XML conversion
-/// (`xml.rs`) and of the rules' fast XPath path (`xpath_fast.rs`). Set with the first
+/// (`xml.rs`) and of the rules' fast XPath path (`xpath_fast/`). Set with the first
 /// version of the crate (d8a5bb6, session 1); a safety bound, hand-set, not swept.
 pub const MAX_DEPTH: usize = 512;
 

@@ -1,6 +1,6 @@
 //! What each HTML tag is to the walk ([`classify`]): skipped matter, a block-level
 //! element (and which [`BlockKind`]), inline, a link, a line break, or head matter
-//! (title, meta, frames). Shared with the per-site rules' text walkers (`rules.rs`).
+//! (title, meta, frames). Shared with the per-site rules' text walkers (`rules/`).
 
 use super::BlockKind;
 

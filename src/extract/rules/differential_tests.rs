@@ -1,4 +1,4 @@
-//! Differential tests: the fast evaluator (`xpath_fast.rs`, run through `eval.rs` and
+//! Differential tests: the fast evaluator (`xpath_fast/`, run through `eval.rs` and
 //! `apply.rs`) against sxd-xpath, the reference engine, on every fixture page — every
 //! shipped XPath, fixed expressions and expressions generated from the page's classes
 //! and ids must select the same nodes, and rules built from them must write the same

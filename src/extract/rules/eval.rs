@@ -1,5 +1,5 @@
 //! Running one XPath of a rule set on a page, with whichever engine takes it: the fast
-//! evaluator (`xpath_fast.rs`) on the page index when the XPath is inside its subset and
+//! evaluator (`xpath_fast/`) on the page index when the XPath is inside its subset and
 //! the fast path is on, else sxd-xpath on the page converted to XML. Both trees are
 //! built per page on first use (`PageTrees`); sxd-xpath's compiled expressions are
 //! kept per thread (`COMPILED`), since they are neither `Send` nor `Sync`.

@@ -12,7 +12,7 @@
 //!   cost next to nothing.
 //! - XPaths are parsed and checked once when the directory is loaded. Those inside the
 //!   subset rule files use are also compiled into plans of the fast evaluator
-//!   (`xpath_fast.rs`), which runs on an index of the html5ever tree; the rest go through
+//!   (`xpath_fast/`), which runs on an index of the html5ever tree; the rest go through
 //!   sxd-xpath on the page converted to XML (built only when needed). sxd-xpath's
 //!   compiled expressions are neither `Send` nor `Sync`, so each worker thread compiles
 //!   those the first time it needs them and keeps them for the rest of the run (at most

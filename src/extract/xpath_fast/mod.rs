@@ -3,7 +3,7 @@
 //!
 //! - [`Plan::compile`] parses an expression once (per rule set load) into a small plan,
 //!   or returns `None` when the expression is outside the subset; such expressions keep
-//!   going through sxd-xpath (`rules.rs`). Plans are plain data (`Send + Sync`).
+//!   going through sxd-xpath (`rules/`). Plans are plain data (`Send + Sync`).
 //! - The subset: absolute location paths of `/` and `//` steps with a name test or `*`,
 //!   an optional final attribute step `/@name` (or `//@name`), and predicates made of
 //!   `@a`, `@a = 'v'`, `@a != 'v'`, `contains(S, S)`, `starts-with(S, S)`, `not(..)`,
@@ -15,7 +15,7 @@
 //!   `xml::to_xml` converts it (elements and text only; only the first root element;
 //!   elements deeper than `MAX_DEPTH` flattened into their ancestor; attribute names that
 //!   are not XML names invisible), so a plan selects the nodes sxd-xpath would select on
-//!   the converted document — the differential tests in `rules.rs` check this on every
+//!   the converted document — the differential tests in `rules/differential_tests.rs` check this on every
 //!   fixture page.
 //!
 //! Files: `arena.rs` (the page index), `tokens.rs` (the expression's tokens), `parse.rs`
