@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:?usage: bench/snapshot.sh DIR}"
-EVAL=../shared/eval
+EVAL=$(realpath ../shared/eval)   # absolute: file:// URLs do not depend on the checkout (worktrees compare)
 BIN=target/release/thresher
 cargo build --release -q
 rm -rf "$OUT"; mkdir -p "$OUT"
