@@ -20,9 +20,9 @@ const SEPARATORS: [&str; 9] = [
 ];
 
 /// An `<h1>` is the title when at least this share of its words are in a title part…
-const H1_PRECISION: f64 = 0.6;
+pub(crate) const H1_PRECISION: f64 = 0.6;
 /// …and it covers at least this share of that part's words.
-const H1_COVERAGE: f64 = 0.5;
+pub(crate) const H1_COVERAGE: f64 = 0.5;
 
 /// A trailing title part of at most this many words, after at least twice as many, is
 /// taken for the site's name when nothing else says which part is.

@@ -46,7 +46,7 @@ pub(crate) use hidden::is_hidden;
 pub use limits::limit_nesting;
 pub use settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
 pub(crate) use tags::{classify, TagClass};
-pub use text::collapse;
+pub use text::{collapse, unspaced_word_len};
 
 use build::Builder;
 

@@ -11,10 +11,14 @@ use super::{Block, BlockKind, Element, NO_ELEM};
 impl Builder {
     /// Append a text node to the block being built: whitespace runs become one space
     /// (a newline inside `<pre>`), and each run of alphanumeric characters is a word (a
-    /// link word inside `<a href>`).
+    /// link word inside `<a href>`), except in scripts written without spaces between
+    /// words, where runs are sentences: there every [`unspaced_word_len`] letters count
+    /// as a word.
     pub(super) fn push_text(&mut self, s: &str) {
         let in_link = self.link_depth > 0;
         let mut in_word = false;
+        // Letters so far in the current run of one unspaced script.
+        let mut unspaced_run = 0u32;
         for c in s.chars() {
             if c.is_whitespace() {
                 in_word = false;
@@ -31,6 +35,18 @@ impl Builder {
                 self.space_pending = false;
             }
             self.text.push(c);
+            if let Some(len) = unspaced_word_len(c) {
+                if unspaced_run % len == 0 {
+                    self.words += 1;
+                    if in_link {
+                        self.link_words += 1;
+                    }
+                }
+                unspaced_run += 1;
+                in_word = false;
+                continue;
+            }
+            unspaced_run = 0;
             let word_char = c.is_alphanumeric();
             if word_char && !in_word {
                 self.words += 1;
@@ -134,4 +150,56 @@ pub fn collapse(s: &str) -> String {
         out.push_str(w);
     }
     out
+}
+
+/// For a letter of a script written without spaces between words, how many of its letters
+/// count as one word; `None` for every other character. Every length measure of the
+/// extractors (words per block, link density, content evidence) counts words, and a
+/// Chinese paragraph is one unbroken run of letters: counted as one word it could never be
+/// content evidence. Han, kana: one letter a word (the unit the scorers and most CJK tools
+/// count; on daniel-dev's Chinese pages one letter a word measured better than two: 0.906
+/// against 0.872 word F1). Thai, Lao, Khmer and Myanmar letters (words of about three
+/// letters; no corpus here to measure them on): three letters a word, a rough length
+/// (tone marks are not letters and do not count). Segmenting into real words
+/// (jieba-like dictionaries) would cost a dictionary per language for a measure that
+/// only needs to be proportional to the text's length.
+pub fn unspaced_word_len(c: char) -> Option<u32> {
+    match c as u32 {
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x3134F  // CJK Extensions B–G
+        => Some(1),
+        0x0E00..=0x0EFF      // Thai, Lao
+        | 0x1000..=0x109F    // Myanmar
+        | 0x1780..=0x17FF    // Khmer
+            if c.is_alphabetic() => Some(3),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+
+    fn words_of(html: &str) -> Vec<(u32, u32)> {
+        parse(html).blocks.iter().map(|b| (b.words, b.link_words)).collect()
+    }
+
+    #[test]
+    fn unspaced_scripts_count_letters_not_runs() {
+        // Chinese: one word a letter (punctuation is no letter), links too.
+        assert_eq!(words_of("<p>市民借书更方便。</p>"), [(7, 0)]);
+        assert_eq!(words_of("<p><a href=/x>国内新闻</a> 2011年</p>"), [(6, 4)]);
+        // Japanese kana and kanji alike.
+        assert_eq!(words_of("<p>きょうは晴れ</p>"), [(6, 0)]);
+        // Thai: three letters a word.
+        assert_eq!(words_of("<p>สวัสดีครับ</p>").len(), 1);
+        assert!(words_of("<p>สวัสดีครับ</p>")[0].0 >= 2);
+        // Spaced scripts and their punctuation: one word a run of letters.
+        assert_eq!(words_of("<p>Жители Заречья — получат «мост».</p>"), [(4, 0)]);
+        assert_eq!(words_of("<p>Νέα ωράρια; Ναι!</p>"), [(3, 0)]);
+        assert_eq!(words_of("<p>Radni zdecydowali o budowie hali…</p>"), [(5, 0)]);
+    }
 }

@@ -3,7 +3,9 @@
 //! their word counts outside marks, and whether they are content-like (a listing) rather
 //! than a menu.
 
-use super::settings::{HeuristicConfig, MAX_ITEM_SHARE, TEASER_LINK_SHARE};
+use super::settings::{
+    HeuristicConfig, COLUMN_TEXT_PARAGRAPHS, COLUMN_TEXT_SHARE, MAX_ITEM_SHARE, TEASER_LINK_SHARE,
+};
 use super::Pass;
 use crate::extract::dom::{ElemId, NO_ELEM};
 
@@ -17,6 +19,11 @@ pub(super) struct Group {
     pub(super) links: u64,
     /// Words of its largest item.
     pub(super) max_item: u64,
+    /// The item with the most words outside links (its text item): those words, and
+    /// all its words and link words.
+    pub(super) text_item_own: u64,
+    pub(super) text_item_words: u64,
+    pub(super) text_item_links: u64,
 }
 
 impl Group {
@@ -26,10 +33,28 @@ impl Group {
         self.link_words as f64 >= TEASER_LINK_SHARE * self.words as f64
     }
 
+    /// Side-by-side layout columns sharing a class (`td`s of a layout table, `div.col`s):
+    /// one item holds most of the group's unlinked text, at least a couple of paragraphs'
+    /// worth, and the other items together are link lists (menus, "other news" columns).
+    /// The items of a list are alike; these are an article beside its link columns, and
+    /// taken for a list they would make the whole row the container, the columns' links
+    /// neutral and the page a listing.
+    pub(super) fn layout_columns(&self, config: &HeuristicConfig) -> bool {
+        let own = self.words - self.link_words;
+        let (other_words, other_links) = (
+            self.words - self.text_item_words,
+            self.link_words - self.text_item_links,
+        );
+        self.text_item_own as f64 >= COLUMN_TEXT_SHARE * own as f64
+            && self.text_item_own >= COLUMN_TEXT_PARAGRAPHS * config.min_content_words as u64
+            && other_links as f64 > config.max_link_density * other_words as f64
+    }
+
     pub(super) fn content_like(&self, config: &HeuristicConfig) -> bool {
         let words = self.words as f64;
         self.items >= config.min_list_items
             && self.max_item as f64 <= MAX_ITEM_SHARE * words
+            && !self.layout_columns(config)
             && words >= config.min_item_words * self.items as f64
             && ((words - self.link_words as f64) >= config.min_item_text_share * words
                 || self.link_words as f64 >= config.min_item_words * self.links as f64)
@@ -123,6 +148,12 @@ fn group_siblings(pass: &Pass, marked: &[ElemId], counts: &Counts) -> (Vec<Group
         gr.link_words += link_words[i];
         gr.links += links[i];
         gr.max_item = gr.max_item.max(words[i]);
+        let own = words[i] - link_words[i];
+        if own > gr.text_item_own || gr.items == 1 {
+            gr.text_item_own = own;
+            gr.text_item_words = words[i];
+            gr.text_item_links = link_words[i];
+        }
         group_of[i] = g;
     }
     if tracing::enabled!(tracing::Level::DEBUG) {
@@ -175,6 +206,7 @@ mod tests {
             link_words: 0,
             links: 0,
             max_item,
+            ..Group::default()
         };
         // Four posts of about equal length: a repeated structure.
         assert!(g(120).content_like(&config));
@@ -193,5 +225,40 @@ mod tests {
         ));
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("snippet"), "{}", out.text);
+    }
+
+    #[test]
+    fn layout_columns_are_no_list() {
+        // A layout table's row: an article cell between two link columns, all three
+        // cells of one class.
+        let menu = (1..=12)
+            .map(|i| format!("<div><a href=/m{i}>Section number {i}</a></div>"))
+            .collect::<String>();
+        let news = (1..=8)
+            .map(|i| format!("<div><a href=/n{i}>Other headline of the day number {i}</a></div>"))
+            .collect::<String>();
+        let article = format!("<h1>The story</h1>{}", format!("<p>{ARTICLE}</p>").repeat(4));
+        let out = run(&format!(
+            "<body><table><tr><td class=col>{menu}</td><td class=col>{article}</td><td class=col>{news}</td></tr></table></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("Section number"), "{}", out.text);
+        assert!(!out.text.contains("Other headline"), "{}", out.text);
+        let config = HeuristicConfig::default();
+        let g = |text_item_links, other_links| Group {
+            parent: 0,
+            items: 3,
+            words: 300,
+            link_words: text_item_links + other_links,
+            max_item: 150,
+            text_item_own: 150 - text_item_links,
+            text_item_words: 150,
+            text_item_links,
+            ..Group::default()
+        };
+        // The other items are link lists: columns.
+        assert!(g(10, 140).layout_columns(&config));
+        // The other items carry text of their own: posts or cards, a list.
+        assert!(!g(10, 40).layout_columns(&config));
     }
 }

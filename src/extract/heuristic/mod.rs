@@ -50,6 +50,7 @@
 mod cleanup;
 mod features;
 mod groups;
+mod headline;
 mod marks;
 mod page_type;
 mod scoring;
