@@ -217,7 +217,10 @@ mod tests {
         // The same page really in GBK keeps its declaration.
         let (gbk, _, _) = encoding_rs::GBK.encode(page);
         let d = decode_html(&gbk, None, None);
-        assert_eq!((d.encoding, d.source), (encoding_rs::GBK, CharsetSource::Meta));
+        assert_eq!(
+            (d.encoding, d.source),
+            (encoding_rs::GBK, CharsetSource::Meta)
+        );
         assert!(d.text.contains("国务院"));
         // ASCII-only pages keep what they declare (nothing to tell them apart by).
         let d = decode_html(b"<meta charset=koi8-r><p>plain</p>", None, None);
@@ -242,13 +245,24 @@ mod tests {
             assert!(!unmappable, "{} cannot encode the sample", enc.name());
             let d = decode_html(&bytes, None, tld);
             assert_eq!(d.source, CharsetSource::Detected);
-            assert!(d.text.contains(text), "{} decoded as {}: {}", enc.name(), d.encoding.name(), d.text);
+            assert!(
+                d.text.contains(text),
+                "{} decoded as {}: {}",
+                enc.name(),
+                d.encoding.name(),
+                d.text
+            );
         }
         // GB18030 text outside GBK's repertoire (a four-byte sequence) decodes too: the
         // detector's GBK answer is the GB18030 decoder in encoding_rs.
         let text = "新闻发布会上介绍了国民经济运行情况，€ 与 ḿ 都在其中，今年前三季度增长较快。";
         let (bytes, _, _) = encoding_rs::GB18030.encode(text);
         let d = decode_html(&bytes, None, None);
-        assert!(d.text.contains(text), "decoded as {}: {}", d.encoding.name(), d.text);
+        assert!(
+            d.text.contains(text),
+            "decoded as {}: {}",
+            d.encoding.name(),
+            d.text
+        );
     }
 }

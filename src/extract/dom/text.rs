@@ -184,7 +184,11 @@ mod tests {
     use super::super::parse;
 
     fn words_of(html: &str) -> Vec<(u32, u32)> {
-        parse(html).blocks.iter().map(|b| (b.words, b.link_words)).collect()
+        parse(html)
+            .blocks
+            .iter()
+            .map(|b| (b.words, b.link_words))
+            .collect()
     }
 
     #[test]
@@ -198,8 +202,14 @@ mod tests {
         assert_eq!(words_of("<p>สวัสดีครับ</p>").len(), 1);
         assert!(words_of("<p>สวัสดีครับ</p>")[0].0 >= 2);
         // Spaced scripts and their punctuation: one word a run of letters.
-        assert_eq!(words_of("<p>Жители Заречья — получат «мост».</p>"), [(4, 0)]);
+        assert_eq!(
+            words_of("<p>Жители Заречья — получат «мост».</p>"),
+            [(4, 0)]
+        );
         assert_eq!(words_of("<p>Νέα ωράρια; Ναι!</p>"), [(3, 0)]);
-        assert_eq!(words_of("<p>Radni zdecydowali o budowie hali…</p>"), [(5, 0)]);
+        assert_eq!(
+            words_of("<p>Radni zdecydowali o budowie hali…</p>"),
+            [(5, 0)]
+        );
     }
 }

@@ -20,12 +20,13 @@ pub(super) fn kept_blocks<'a>(
     in_siblings: &[bool],
     in_dominant: &[bool],
     in_comments: &[bool],
+    rails: &[bool],
 ) -> Vec<(usize, &'a Block)> {
     let (page, config) = (pass.page, pass.config);
     page.blocks
         .iter()
         .enumerate()
-        .filter(|&(i, _)| !pass.is_template(i))
+        .filter(|&(i, b)| !pass.is_template(i) && !rails[b.elem as usize])
         .filter(|(_, b)| {
             page.contains(container, b.elem)
                 || in_comments[b.elem as usize]

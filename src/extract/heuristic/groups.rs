@@ -237,7 +237,10 @@ mod tests {
         let news = (1..=8)
             .map(|i| format!("<div><a href=/n{i}>Other headline of the day number {i}</a></div>"))
             .collect::<String>();
-        let article = format!("<h1>The story</h1>{}", format!("<p>{ARTICLE}</p>").repeat(4));
+        let article = format!(
+            "<h1>The story</h1>{}",
+            format!("<p>{ARTICLE}</p>").repeat(4)
+        );
         let out = run(&format!(
             "<body><table><tr><td class=col>{menu}</td><td class=col>{article}</td><td class=col>{news}</td></tr></table></body>"
         ));

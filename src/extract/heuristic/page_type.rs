@@ -3,7 +3,6 @@
 //! whether it is a listing (no article of its own, only link-led items), and whether it
 //! declares a product (then customer reviews are boilerplate).
 
-use super::headline::headline_followed_by_text;
 use super::features::block_value;
 use super::groups::Structures;
 use super::marks::{Mark, Marks};
@@ -53,11 +52,11 @@ pub(super) fn comments_are_content(
 /// listings whose cards are wrapped whole in a link (`<a class=card><h3>…</h3><p>…</p></a>`)
 /// have all their words in links, so without this their items would weigh nothing and a
 /// stray paragraph (an intro line, a cookie notice) would become the container. A page
-/// whose headline is followed by a paragraph ([`headline_followed_by_text`]) is a short
+/// whose headline is followed by a paragraph (`headed`, [`headline_followed_by_text`](super::headline::headline_followed_by_text)) is a short
 /// article beside link lists, not a listing, however little text it has.
 ///
 /// [`Group::linked`]: super::groups::Group::linked
-pub(super) fn listing_page(pass: &Pass, marked: &[ElemId], st: &Structures) -> bool {
+pub(super) fn listing_page(pass: &Pass, marked: &[ElemId], st: &Structures, headed: bool) -> bool {
     let (page, config) = (pass.page, pass.config);
     let (item_group, groups) = (&st.item_group, &st.groups);
     let mut outside = 0.0;
@@ -74,9 +73,7 @@ pub(super) fn listing_page(pass: &Pass, marked: &[ElemId], st: &Structures) -> b
         }
     }
     tracing::debug!("listing test: evidence outside items {outside:.0}, items {in_items}");
-    in_items
-        && outside < config.min_article_evidence
-        && !headline_followed_by_text(pass, marked, st)
+    in_items && outside < config.min_article_evidence && !headed
 }
 
 /// Customer reviews on a page that declares a product ([`PageDom::declares_product`]):

@@ -30,6 +30,9 @@ pub(super) struct BlockValues<'a> {
     pub(super) pass: &'a Pass<'a>,
     pub(super) marked: &'a [ElemId],
     pub(super) st: &'a Structures,
+    /// Elements in rails of other stories beside a headed article
+    /// ([`super::teasers::drop_teasers`]): their blocks count nothing.
+    pub(super) rails: &'a [bool],
     /// The page has no article of its own ([`super::page_type::listing_page`]).
     pub(super) listing: bool,
 }
@@ -39,6 +42,9 @@ impl BlockValues<'_> {
     pub(super) fn value(&self, i: usize, b: &Block) -> f64 {
         let (marked, item_group, groups) = (self.marked, &self.st.item_group, &self.st.groups);
         let boiler = marked[b.elem as usize] != NO_ELEM || self.pass.is_template(i);
+        if !boiler && self.rails[b.elem as usize] {
+            return 0.0;
+        }
         if !boiler && item_group[b.elem as usize] != u32::MAX {
             // A block of a listing item: its own text is content, its links are neutral…
             // …unless the page has no article of its own: then the items' linked titles

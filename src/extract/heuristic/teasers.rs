@@ -9,30 +9,52 @@ use super::groups::Structures;
 use super::settings::{
     TEASER_ITEMS_SHARE_DEN, TEASER_ITEMS_SHARE_NUM, TEASER_MAX_SNIPPET, TEASER_TITLE_LINK_WORDS,
 };
+use super::tree::in_subtrees;
 use super::Pass;
 use crate::extract::dom::{ElemId, NO_ELEM};
 
 /// Marks the items of teaser lists that follow (or, cut off, precede) an article as
-/// boilerplate (in `marked`, each item and everything below it). Does nothing without
-/// `drop_teasers`.
-pub(super) fn drop_teasers(pass: &Pass, st: &Structures, marked: &mut [ElemId]) {
+/// boilerplate (in `marked`, each item and everything below it). On a page whose article
+/// is headed ([`headline_followed_by_text`](super::headline::headline_followed_by_text);
+/// `article` is the element holding the first paragraph under the headline), every other
+/// teaser list outside that element that does not dominate the page is a rail of other
+/// stories, however short the article (a list inside the article's own element is part
+/// of it: a post's list of links): those are returned as *rails* (per element,
+/// whether it lies in such an item), which are left out of the text but count nothing
+/// either way (a rail inside the article's own wrapper must not outweigh a short article
+/// with its words). Does nothing without `drop_teasers`.
+pub(super) fn drop_teasers(
+    pass: &Pass,
+    st: &Structures,
+    article: Option<ElemId>,
+    marked: &mut [ElemId],
+) -> Vec<bool> {
+    let n = pass.page.elements.len();
     if !pass.config.drop_teasers {
-        return;
+        return vec![false; n];
     }
     let item_elem = item_elements(pass, st);
     let openings = item_openings(pass, st, marked, &item_elem);
     let teaser = |g: usize| is_teaser(pass, st, &openings, g);
     let (before, outside) = evidence_before(pass, st, marked, &item_elem, &teaser);
     let drop = dropped_groups(pass, st, &openings, &teaser, &before, outside);
+    let rail: Vec<bool> = (0..st.groups.len())
+        .map(|g| {
+            article.is_some_and(|a| !pass.page.contains(a, st.groups[g].parent))
+                && !drop[g]
+                && teaser(g)
+                && !dominates_page(pass, st, g)
+        })
+        .collect();
     if tracing::enabled!(tracing::Level::DEBUG) {
         let page = pass.page;
         for (g, gr) in st.groups.iter().enumerate() {
             if teaser(g) {
                 tracing::debug!(
-                    "teaser group under <{} {}> items {} titled {} words {} links {} before {:.0} drop {}",
+                    "teaser group under <{} {}> items {} titled {} words {} links {} before {:.0} drop {} rail {}",
                     page.elements[gr.parent as usize].tag,
                     page.elements[gr.parent as usize].id_class,
-                    gr.items, openings.titled[g], gr.words, gr.link_words, before[g], drop[g]
+                    gr.items, openings.titled[g], gr.words, gr.link_words, before[g], drop[g], rail[g]
                 );
             }
         }
@@ -40,6 +62,10 @@ pub(super) fn drop_teasers(pass: &Pass, st: &Structures, marked: &mut [ElemId]) 
     if drop.iter().any(|&d| d) {
         mark_items(pass, st, &item_elem, &drop, marked);
     }
+    let in_rail_item = |i: usize| {
+        item_elem[i] == i as ElemId && marked[i] == NO_ELEM && rail[st.item_group[i] as usize]
+    };
+    in_subtrees(pass.page, in_rail_item)
 }
 
 /// Nearest content-like repeated item enclosing each element, itself included (or
@@ -185,6 +211,14 @@ fn dropped_groups(
         .collect()
 }
 
+/// Whether teaser group `g` holds at least `list_dominance` of the page's words outside
+/// marks and template: then it is what the page shows (a listing with an introduction
+/// under its headline), not a rail of other stories beside a headed article.
+fn dominates_page(pass: &Pass, st: &Structures, g: usize) -> bool {
+    let page_words = st.words.first().copied().unwrap_or(0) as f64;
+    st.groups[g].words as f64 >= pass.config.list_dominance * page_words
+}
+
 /// Marks every unmarked item of a dropped group, and everything below it.
 fn mark_items(
     pass: &Pass,
@@ -275,5 +309,33 @@ mod tests {
             "<body><div><ul>{rail}</ul><p>{ARTICLE}</p></div></body>"
         ));
         assert!(out.text.contains("WASHINGTON"), "{}", out.text);
+    }
+
+    #[test]
+    fn rails_beside_a_short_headed_article_are_left_out() {
+        // A news item of one paragraph under its headline (the page's title), a column of
+        // five other stories with snippets, whose text outweighs it, and a portal's long
+        // column of section links.
+        let sections = (1..=110)
+            .map(|i| format!("<div><a href=/c{i}>Section {i} page</a></div>"))
+            .collect::<String>();
+        let rail = (1..=5)
+            .map(|i| format!("<li><a href=/s{i}>Other story of the day number {i} in town</a><p>Snippet of that other story, long enough to be read as a real line of text number {i}.</p></li>"))
+            .collect::<String>();
+        let html = format!(
+            "<html><head><title>Pharmacies of the city open longer from next Monday | Health Today</title></head><body>\
+             <div class=leftcol>{sections}</div><div class=midcol><h1>Pharmacies of the city open longer from next Monday</h1>\
+             <p>From next Monday the pharmacies of the city stay open until ten in the evening, the association of pharmacists said after a meeting with the ministry yesterday.</p></div>\
+             <div class=rightcol><ul>{rail}</ul></div></body></html>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("stay open until ten"), "{}", out.text);
+        assert!(!out.text.contains("Snippet of that other story"), "{}", out.text);
+        // Without a headline over the paragraph, nothing says the page is an article:
+        // the stories stay (a listing with an introduction).
+        let html = html.replace("<h1>Pharmacies of the city open longer from next Monday</h1>", "");
+        let html = html.replace("Pharmacies of the city open longer from next Monday | ", "");
+        let out = run(&html);
+        assert!(out.text.contains("Snippet of that other story"), "{}", out.text);
     }
 }
