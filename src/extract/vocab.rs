@@ -130,7 +130,13 @@ const CONTENT_PREFIX: &[&str] = &[
     "контент",
 ];
 
-/// Comment sections: tokens or prefixes.
+/// Comment sections: tokens or prefixes, in the languages whose sites name their classes
+/// in their own words (Latin transliterations and native script): `koment` (Polish
+/// `komentarze`, Czech, Slovak, Croatian, Slovene `komentar`), `kommentar` (German, Scandinavian), `коммент`/`коментар` (Russian; Ukrainian,
+/// Bulgarian, Serbian), `σχόλι`/`σχολι` (Greek `σχόλια`), `pinglun` (Chinese 评论).
+/// Session 4 added all but the first eight for daniel-dev's Polish and Greek pages.
+/// (Spanish/Portuguese `coment` cost a WCXB store page whose `comentarios` are its
+/// customer reviews, part of its gold text: left out.)
 const COMMENT_PREFIX: &[&str] = &[
     "comment",
     "disqus",
@@ -140,6 +146,12 @@ const COMMENT_PREFIX: &[&str] = &[
     "kommentari",
     "коммент",
     "отзыв",
+    "koment",
+    "kommentar",
+    "коментар",
+    "σχόλι",
+    "σχολι",
+    "pinglun",
 ];
 
 fn tokens(id_class: &str) -> impl Iterator<Item = &str> {
@@ -336,6 +348,11 @@ mod tests {
         assert!(is_boilerplate_name("блок реклама"));
         assert!(is_comment_name("comments-area"));
         assert!(!is_comment_name("commerce"));
+        // Other languages name comment sections in their own words.
+        for name in ["art-komentarze", "dodaj-komentarz", "σχόλια", "коментарі", "kommentarer", "pinglun-list"] {
+            assert!(is_comment_name(name), "{name}");
+        }
+        assert!(!is_comment_name("kompozycja"));
         assert!(is_caption_name("newscaption"));
         assert!(!is_caption_name("caption-less content"));
         assert!(is_author_box("author-bio clearfix"));
