@@ -349,7 +349,14 @@ mod tests {
         assert!(is_comment_name("comments-area"));
         assert!(!is_comment_name("commerce"));
         // Other languages name comment sections in their own words.
-        for name in ["art-komentarze", "dodaj-komentarz", "σχόλια", "коментарі", "kommentarer", "pinglun-list"] {
+        for name in [
+            "art-komentarze",
+            "dodaj-komentarz",
+            "σχόλια",
+            "коментарі",
+            "kommentarer",
+            "pinglun-list",
+        ] {
             assert!(is_comment_name(name), "{name}");
         }
         assert!(!is_comment_name("kompozycja"));
