@@ -17,9 +17,11 @@ pub enum CrossPage {
     /// None (`--no-infholder`): no learning pass.
     None,
     /// Infholder: majority pairwise LCS of block vectors.
-    #[default]
     Infholder,
     /// Style-inbreeding: (path, text) blocks and link-column paths the group shares.
+    /// The default: daniel-dev with its manifest 0.8853 word F1 (Infholder 0.8794, both
+    /// 0.8852), sites-dev 0.9984 token F1 (all three).
+    #[default]
     Inbreeding,
     /// Both, their template masks united.
     Both,

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::config::Config;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::extract::cross_page::{CrossPage, Union};
 use crate::extract::inbreeding::{self, Inbreeding, ModelStore};
 use crate::extract::infholder::{self, Infholder, Learner, TemplateStore};
@@ -93,7 +93,10 @@ fn learn_pass(
     let use_infholder = method.uses_infholder();
     let use_inbreeding = method.uses_inbreeding();
     if templates_dir.is_some() && !use_infholder {
-        tracing::warn!("--templates keeps Infholder templates; the cross-page method here is {method:?}: ignored");
+        return Err(Error::Config(
+            "--templates keeps Infholder templates: use it with --cross-page infholder or both"
+                .into(),
+        ));
     }
     let saved = match templates_dir {
         Some(dir) if use_infholder => TemplateStore::load(dir)?,
