@@ -187,11 +187,8 @@ impl ModelStore {
         for prefix in group::prefixes(url) {
             match self.models.get(&prefix) {
                 None => {}
-                Some(Err(_)) => {
-                    if why == Fallback::SmallGroup {
-                        why = Fallback::TooVaried;
-                    }
-                }
+                Some(Err(_)) if why == Fallback::SmallGroup => why = Fallback::TooVaried,
+                Some(Err(_)) => {}
                 Some(Ok(model)) => {
                     if model.fit(paths, hash) < config.min_shared_paths {
                         why = Fallback::LayoutMismatch;
