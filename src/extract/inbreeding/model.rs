@@ -143,7 +143,7 @@ impl Model {
     /// (path, text) and it is not itself mostly links. A link outside link columns with a
     /// fixed text ("Read more", "Comments") belongs to an item of its own (a teaser beside
     /// its blurb): the heuristic already counts link-dense blocks against their container
-    /// and never writes them out, and marking them would hide the item's links from its
+    /// and leaves them out of the text, and marking them would hide the item's links from its
     /// tests of teaser lists and listings (daniel-dev: health-ua.org's "related" blurbs
     /// came back, its mean F1 0.782 local → 0.732; with this rule 0.782, all pages 0.8853
     /// either way).
