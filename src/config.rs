@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::dedup::DedupConfig;
 use crate::error::{Error, Result};
+use crate::extract::cross_page::CrossPage;
 use crate::extract::heuristic::HeuristicConfig;
+use crate::extract::inbreeding::InbreedingConfig;
 use crate::extract::infholder::InfholderConfig;
 use crate::group::GroupDepth;
 
@@ -22,8 +24,14 @@ pub struct Config {
     pub max_page_bytes: usize,
     /// Local heuristic extractor.
     pub heuristic: HeuristicConfig,
-    /// Cross-page template removal.
+    /// Which cross-page method cleans pages of groups before the local heuristic
+    /// (`--cross-page`): `infholder`, `inbreeding`, `both` (masks united) or `none`.
+    pub cross_page: CrossPage,
+    /// Cross-page template removal by LCS of block vectors. `infholder.enabled: false`
+    /// (`--no-infholder`) turns every cross-page method off, whatever `cross_page` says.
     pub infholder: InfholderConfig,
+    /// Cross-page template removal by shared (path, text) blocks and link columns.
+    pub inbreeding: InbreedingConfig,
     /// Near-duplicate detection.
     pub dedup: DedupConfig,
 }
@@ -34,13 +42,25 @@ impl Default for Config {
             group_depth: GroupDepth::Parent,
             max_page_bytes: 32 << 20,
             heuristic: HeuristicConfig::default(),
+            cross_page: CrossPage::default(),
             infholder: InfholderConfig::default(),
+            inbreeding: InbreedingConfig::default(),
             dedup: DedupConfig::default(),
         }
     }
 }
 
 impl Config {
+    /// The cross-page method in effect: `cross_page`, unless Infholder's `enabled` switch
+    /// (`--no-infholder`) turned cross-page methods off.
+    pub fn cross_page_method(&self) -> CrossPage {
+        if self.infholder.enabled {
+            self.cross_page
+        } else {
+            CrossPage::None
+        }
+    }
+
     /// Read a YAML configuration file over the defaults. Unknown keys are errors (a typo
     /// must not silently leave a default in place).
     pub fn load(path: &Path) -> Result<Config> {

@@ -30,7 +30,7 @@ fn extract_with_manifest_keeps_content_drops_boilerplate_on_every_fixture_page()
         assert!(
             matches!(
                 r["method"].as_str(),
-                Some("heuristic" | "infholder+heuristic")
+                Some("heuristic" | "inbreeding+heuristic")
             ),
             "{r}"
         );

@@ -69,7 +69,13 @@ fn extract(args: &[&str]) -> (Vec<serde_json::Value>, String) {
 #[test]
 fn fixture_sites_use_templates_where_groups_are_big_enough() {
     let manifest = fixtures().join("sites/manifest.jsonl");
-    let (records, _) = extract(&["extract", "--manifest", manifest.to_str().unwrap()]);
+    let (records, _) = extract(&[
+        "extract",
+        "--cross-page",
+        "infholder",
+        "--manifest",
+        manifest.to_str().unwrap(),
+    ]);
     let failures = check_expectations(&records, |p| p.to_string());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     for r in &records {
@@ -96,7 +102,12 @@ fn template_keeps_text_repeated_on_two_pages_and_cuts_chrome() {
     let dir = tempfile::tempdir().unwrap();
     // Pages 0 and 1 carry the same (syndicated) article.
     write_site(dir.path(), "mag.example", "Alpha", &[1, 1, 2, 3, 4, 5]);
-    let (records, _) = extract(&["extract", dir.path().to_str().unwrap()]);
+    let (records, _) = extract(&[
+        "extract",
+        "--cross-page",
+        "infholder",
+        dir.path().to_str().unwrap(),
+    ]);
     assert_eq!(records.len(), 6);
     for r in &records {
         assert_eq!(r["method"], "infholder+heuristic", "{r}");
@@ -115,6 +126,8 @@ fn saved_templates_clean_a_lone_page_and_are_relearned_when_the_layout_changes()
     write_site(&first, "mag.example", "Alpha", &[1, 2, 3, 4, 5]);
     let (_, _) = extract(&[
         "extract",
+        "--cross-page",
+        "infholder",
         "--templates",
         templates.to_str().unwrap(),
         first.to_str().unwrap(),
@@ -129,13 +142,20 @@ fn saved_templates_clean_a_lone_page_and_are_relearned_when_the_layout_changes()
     write_site(&later, "mag.example", "Alpha", &[9]);
     let (records, _) = extract(&[
         "extract",
+        "--cross-page",
+        "infholder",
         "--templates",
         templates.to_str().unwrap(),
         later.to_str().unwrap(),
     ]);
     assert_eq!(records[0]["method"], "infholder+heuristic");
     // Without the saved templates the lone page has no group to learn from.
-    let (records, _) = extract(&["extract", later.to_str().unwrap()]);
+    let (records, _) = extract(&[
+        "extract",
+        "--cross-page",
+        "infholder",
+        later.to_str().unwrap(),
+    ]);
     assert_eq!(records[0]["method"], "heuristic");
 
     // The site changes its layout: the saved template no longer fits and is relearned.
@@ -144,6 +164,8 @@ fn saved_templates_clean_a_lone_page_and_are_relearned_when_the_layout_changes()
     let out_dir = dir.path().join("out");
     let out = run(&[
         "run",
+        "--cross-page",
+        "infholder",
         "--templates",
         templates.to_str().unwrap(),
         "--out",
@@ -190,7 +212,12 @@ fn pages_without_a_shared_layout_fall_back_to_the_heuristic() {
         )
         .unwrap();
     }
-    let (records, _) = extract(&["extract", dir.path().to_str().unwrap()]);
+    let (records, _) = extract(&[
+        "extract",
+        "--cross-page",
+        "infholder",
+        dir.path().to_str().unwrap(),
+    ]);
     assert!(
         records.iter().all(|r| r["method"] == "heuristic"),
         "{records:?}"

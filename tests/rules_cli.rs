@@ -116,7 +116,7 @@ fn a_rule_that_no_longer_fits_the_layout_falls_back_and_is_reported() {
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(records.iter().all(|r| matches!(
         r["method"].as_str(),
-        Some("heuristic" | "infholder+heuristic")
+        Some("heuristic" | "inbreeding+heuristic")
     )));
     let summary: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(out_dir.path().join("summary.json")).unwrap(),

@@ -12,6 +12,7 @@ use crate::choose_main::MainOrder;
 use crate::config::Config;
 use crate::dedup::{self, ClusterMode, Measure, Method, Signer, Sketch};
 use crate::error::{Error, Result};
+use crate::extract::cross_page::CrossPage;
 use crate::group::GroupDepth;
 use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
@@ -146,9 +147,15 @@ struct InputArgs {
     /// cleaned without relearning), updated and saved after learning.
     #[arg(long)]
     templates: Option<PathBuf>,
-    /// Do not use Infholder (cross-page template removal); skips its learning pass.
-    #[arg(long)]
+    /// Do not use any cross-page method (Infholder, style-inbreeding); skips the
+    /// learning pass.
+    #[arg(long, conflicts_with = "cross_page")]
     no_infholder: bool,
+    /// Cross-page method for pages of URL-prefix groups: `infholder` (LCS of block
+    /// vectors), `inbreeding` (shared path+text blocks and link columns) or `both` (their
+    /// template masks united).
+    #[arg(long, value_name = "METHOD")]
+    cross_page: Option<CrossPage>,
     /// Keep comment sections (by default they are boilerplate unless the page is a
     /// discussion with no article of its own).
     #[arg(long)]
@@ -316,7 +323,7 @@ fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
     bar
 }
 
-/// Apply the input flags that are configuration (group depth, Infholder on/off).
+/// Apply the input flags that are configuration (group depth, cross-page method).
 fn apply_input_flags(input: &InputArgs, config: &mut Config) {
     if let Some(d) = input.group_depth {
         config.group_depth = d;
@@ -326,6 +333,9 @@ fn apply_input_flags(input: &InputArgs, config: &mut Config) {
     }
     if input.no_infholder {
         config.infholder.enabled = false;
+    }
+    if let Some(m) = input.cross_page {
+        config.cross_page = m;
     }
 }
 

@@ -29,8 +29,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
+use super::cross_page;
 use super::dom::{PageDom, NO_ELEM};
-use super::heuristic::{self, HeuristicConfig};
+use super::heuristic::HeuristicConfig;
+use super::prefix_sample::{self, PrefixSampler};
 use super::{Extracted, Extractor, PageContext, ParsedPage};
 use crate::group;
 
@@ -222,64 +224,36 @@ pub fn match_template(page: &[u32], template: &Template, max_cells: usize) -> (V
 }
 
 /// Collects block vectors during the learning pass: page counts per prefix and, per
-/// prefix, the `sample_pages` vectors of the pages with the smallest URL hash.
-#[derive(Default)]
+/// prefix, the `sample_pages` vectors of the pages with the smallest URL hash
+/// ([`PrefixSampler`], shared with style-inbreeding).
 pub struct Learner {
-    counts: HashMap<String, usize>,
-    samples: HashMap<String, Vec<(u64, Vec<u32>)>>,
-    sample_pages: usize,
+    sampler: PrefixSampler<Vec<u32>>,
 }
 
 impl Learner {
     pub fn new(config: &InfholderConfig) -> Self {
         Learner {
-            sample_pages: config.sample_pages.max(2),
-            ..Learner::default()
+            sampler: PrefixSampler::new(config.sample_pages),
         }
     }
 
     /// Count a page that is not in any sample (see [`sample_urls`]).
     pub fn count(&mut self, url: &str) {
-        for prefix in group::prefixes(url) {
-            *self.counts.entry(prefix).or_default() += 1;
-        }
+        self.sampler.count(url);
     }
 
     pub fn add(&mut self, url: &str, vector: Vec<u32>) {
-        let hash = xxhash_rust::xxh3::xxh3_64(url.as_bytes());
-        for prefix in group::prefixes(url) {
-            *self.counts.entry(prefix.clone()).or_default() += 1;
-            let sample = self.samples.entry(prefix).or_default();
-            if sample.iter().any(|(h, _)| *h == hash) {
-                continue; // the same URL twice
-            }
-            if sample.len() < self.sample_pages {
-                sample.push((hash, vector.clone()));
-            } else if let Some(max) = sample.iter_mut().max_by_key(|(h, _)| *h) {
-                if hash < max.0 {
-                    *max = (hash, vector.clone());
-                }
-            }
-        }
+        self.sampler.add(url, vector);
     }
 
     /// Learn a template for every prefix with enough pages.
     pub fn learn(self, config: &InfholderConfig) -> TemplateStore {
         use rayon::prelude::*;
-        let counts = self.counts;
-        let mut jobs: Vec<(String, Vec<(u64, Vec<u32>)>)> = self
-            .samples
-            .into_iter()
-            .filter(|(k, _)| counts[k] >= config.min_group_pages)
-            .collect();
-        jobs.sort_by(|a, b| a.0.cmp(&b.0));
-        let learned: Vec<Template> = jobs
+        let learned: Vec<Template> = self
+            .sampler
+            .groups(config.min_group_pages)
             .into_par_iter()
-            .filter_map(|(group, mut sample)| {
-                sample.sort_by_key(|(h, _)| *h);
-                let vectors: Vec<Vec<u32>> = sample.into_iter().map(|(_, v)| v).collect();
-                learn(&group, &vectors, config)
-            })
+            .filter_map(|(group, vectors)| learn(&group, &vectors, config))
             .collect();
         let mut store = TemplateStore::default();
         for t in learned {
@@ -296,21 +270,7 @@ pub fn sample_urls<'a>(
     urls: impl Iterator<Item = &'a str>,
     config: &InfholderConfig,
 ) -> HashSet<&'a str> {
-    let k = config.sample_pages.max(2);
-    let mut by_prefix: HashMap<String, Vec<(u64, &'a str)>> = HashMap::new();
-    for url in urls {
-        let hash = xxhash_rust::xxh3::xxh3_64(url.as_bytes());
-        for prefix in group::prefixes(url) {
-            by_prefix.entry(prefix).or_default().push((hash, url));
-        }
-    }
-    let mut chosen = HashSet::new();
-    for (_, mut list) in by_prefix {
-        list.sort_unstable();
-        list.dedup();
-        chosen.extend(list.into_iter().take(k).map(|(_, u)| u));
-    }
-    chosen
+    prefix_sample::sample_urls(urls, config.sample_pages)
 }
 
 /// Templates by URL prefix.
@@ -415,6 +375,32 @@ impl Infholder {
             "no template"
         })
     }
+
+    /// The page's template mask, counting the fall-back when there is none.
+    pub fn page_mask(&self, dom: &PageDom, url: &str) -> Option<Vec<bool>> {
+        match self.template_mask(&block_vector(dom), url) {
+            Ok(mask) => Some(mask),
+            Err("no template") => {
+                self.no_template.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+            Err(_) => {
+                self.layout_mismatch.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    /// Count a page cleaned with the mask, or left to the heuristic because everything
+    /// left was template or chrome.
+    pub fn note_cleaned(&self, cleaned: bool) {
+        let counter = if cleaned {
+            &self.applied
+        } else {
+            &self.empty_after_template
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 impl Extractor for Infholder {
@@ -423,37 +409,10 @@ impl Extractor for Infholder {
     }
 
     fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted> {
-        let mask = match self.template_mask(&block_vector(&page.dom), ctx.url) {
-            Ok(mask) => mask,
-            Err("no template") => {
-                self.no_template.fetch_add(1, Ordering::Relaxed);
-                return None;
-            }
-            Err(_) => {
-                self.layout_mismatch.fetch_add(1, Ordering::Relaxed);
-                return None;
-            }
-        };
-        let mut found = heuristic::extract_with_template(&page.dom, &self.heuristic, Some(&mask));
-        if found.text.is_empty() {
-            // Everything left was template or chrome: never return nothing because the
-            // text repeats across the group; let the local method decide.
-            self.empty_after_template.fetch_add(1, Ordering::Relaxed);
-            return None;
-        }
-        let visible = page.dom.visible_words().max(1);
-        let template_words: u64 = page
-            .dom
-            .blocks
-            .iter()
-            .zip(&mask)
-            .filter(|(_, &t)| t)
-            .map(|(b, _)| b.words as u64)
-            .sum();
-        found.template_ratio =
-            Some((template_words as f64 / visible as f64 * 10_000.0).round() / 10_000.0);
-        self.applied.fetch_add(1, Ordering::Relaxed);
-        Some(found)
+        let mask = self.page_mask(&page.dom, ctx.url)?;
+        let found = cross_page::clean_with_mask(&page.dom, &self.heuristic, &mask);
+        self.note_cleaned(found.is_some());
+        found
     }
 
     fn report(&self) -> Option<serde_json::Value> {
@@ -558,11 +517,11 @@ mod tests {
                 page(&tpl, &[100_000 + k]),
             );
         }
-        assert_eq!(learner.counts["big.ru/forum/"], 8_000);
+        assert_eq!(learner.sampler.pages("big.ru/forum/"), 8_000);
         assert!(learner
-            .samples
-            .values()
-            .all(|s| s.len() == config.sample_pages));
+            .sampler
+            .sample_sizes()
+            .all(|n| n == config.sample_pages));
         let store = learner.learn(&config);
         assert_eq!(store.templates["big.ru/forum/"].blocks, tpl);
         assert_eq!(
@@ -580,7 +539,7 @@ mod tests {
         for u in &urls {
             learner.add(u, vec![1]);
         }
-        let kept: HashSet<u64> = learner.samples["s.ru/a/"].iter().map(|(h, _)| *h).collect();
+        let kept: HashSet<u64> = learner.sampler.sampled_hashes("s.ru/a/");
         let chosen_hashes: HashSet<u64> = chosen
             .iter()
             .map(|u| xxhash_rust::xxh3::xxh3_64(u.as_bytes()))

@@ -1,10 +1,14 @@
 //! Boilerplate removal. Every method is an [`Extractor`]; a [`Cascade`] asks them in
-//! order (per-site rules → Infholder → local heuristic, as each lands) and the first that
+//! order (per-site rules → a cross-page method (Infholder, style-inbreeding or both) →
+//! local heuristic) and the first that
 //! answers wins. The page records which one it was (`method`).
 
+pub mod cross_page;
 pub mod dom;
 pub mod heuristic;
+pub mod inbreeding;
 pub mod infholder;
+pub mod prefix_sample;
 pub mod rules;
 pub mod title;
 pub mod vocab;
@@ -29,7 +33,8 @@ pub struct Extracted {
     pub kept_words: u64,
     /// Why the text is empty, when it is.
     pub empty_reason: Option<String>,
-    /// Share of the page's visible words removed as cross-page template (Infholder).
+    /// Share of the page's visible words removed as cross-page template (Infholder,
+    /// style-inbreeding).
     pub template_ratio: Option<f64>,
 }
 
@@ -70,6 +75,13 @@ pub trait Extractor: Send + Sync {
     /// Counters for `summary.json` (under `extractors.<name>`).
     fn report(&self) -> Option<serde_json::Value> {
         None
+    }
+    /// What `summary.json` shows under `extractors`: by default [`report`](Self::report)
+    /// under [`name`](Self::name); an extractor made of others lists theirs.
+    fn reports(&self) -> Vec<(String, serde_json::Value)> {
+        self.report()
+            .map(|r| vec![(self.name().to_string(), r)])
+            .unwrap_or_default()
     }
 }
 
@@ -120,9 +132,6 @@ impl Cascade {
 
     /// Each extractor's counters, by name (for `summary.json`).
     pub fn report(&self) -> std::collections::BTreeMap<String, serde_json::Value> {
-        self.steps
-            .iter()
-            .filter_map(|s| s.report().map(|r| (s.name().to_string(), r)))
-            .collect()
+        self.steps.iter().flat_map(|s| s.reports()).collect()
     }
 }

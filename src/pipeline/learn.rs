@@ -1,6 +1,7 @@
-//! Learning Infholder templates before extraction (one pass over the inputs: block vectors
-//! of sampled pages, saved templates checked against this run's pages) and building the
-//! extraction cascade: front extractors (site rules), Infholder, the local heuristic.
+//! Learning the cross-page methods before extraction (one pass over the inputs: block
+//! vectors (Infholder) and path/text profiles (style-inbreeding) of sampled pages, saved
+//! templates checked against this run's pages) and building the extraction cascade:
+//! front extractors (site rules), the cross-page method, the local heuristic.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -9,9 +10,11 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::config::Config;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::extract::cross_page::{CrossPage, Union};
+use crate::extract::inbreeding::{self, Inbreeding, ModelStore};
 use crate::extract::infholder::{self, Infholder, Learner, TemplateStore};
-use crate::extract::Cascade;
+use crate::extract::{prefix_sample, Cascade};
 use crate::source;
 
 use super::extract::decode_and_parse;
@@ -23,7 +26,7 @@ use super::stream::stream_pages;
 /// Set in 56550da (Infholder's saved templates); hand-set, not swept.
 const RELEARN_MISFIT_ONE_IN: usize = 2;
 
-/// What the Infholder learning pass did (for `summary.json`).
+/// What the cross-page learning pass did (for `summary.json`, under `infholder`).
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct LearnReport {
     pub pages_parsed: usize,
@@ -35,8 +38,9 @@ pub struct LearnReport {
 }
 
 /// Build the extraction cascade for a run: `front` extractors (e.g. site rules) first,
-/// then Infholder with templates learned from `inputs` (and loaded from / saved to
-/// `templates_dir`), then the local heuristic.
+/// then the cross-page method (`config.cross_page_method()`: Infholder with templates
+/// learned from `inputs` and loaded from / saved to `templates_dir`, style-inbreeding
+/// with models learned in the same pass, or both united), then the local heuristic.
 pub fn build_cascade(
     inputs: &source::Inputs,
     config: &Config,
@@ -45,14 +49,23 @@ pub fn build_cascade(
 ) -> Result<(Cascade, Option<LearnReport>)> {
     let mut steps = front;
     let mut report = None;
-    if config.infholder.enabled {
-        let (store, r) = learn_templates(inputs, config, templates_dir)?;
+    let method = config.cross_page_method();
+    if method != CrossPage::None {
+        let (learned, r) = learn_pass(inputs, config, method, templates_dir)?;
         report = Some(r);
-        steps.push(Box::new(Infholder::new(
-            store,
-            config.infholder.clone(),
-            config.heuristic.clone(),
-        )));
+        let infholder = learned
+            .templates
+            .map(|store| Infholder::new(store, config.infholder.clone(), config.heuristic.clone()));
+        let inbreeding = learned.models.map(|models| {
+            Inbreeding::new(models, config.inbreeding.clone(), config.heuristic.clone())
+        });
+        let step: Box<dyn crate::extract::Extractor> = match (infholder, inbreeding) {
+            (Some(a), Some(b)) => Box::new(Union::new(a, b, config.heuristic.clone())),
+            (Some(a), None) => Box::new(a),
+            (None, Some(b)) => Box::new(b),
+            (None, None) => unreachable!("a cross-page method learns something"),
+        };
+        steps.push(step);
     }
     steps.push(Box::new(crate::extract::heuristic::Heuristic::new(
         config.heuristic.clone(),
@@ -60,43 +73,73 @@ pub fn build_cascade(
     Ok((Cascade::new(steps), report))
 }
 
-/// The learning pass: templates loaded from `templates_dir`, checked against this run's
-/// pages, completed with the groups learned from them, saved back. Returns the templates
-/// to extract with and what the pass did.
-fn learn_templates(
+/// What the learning pass produced for each cross-page method in use.
+struct Learned {
+    templates: Option<TemplateStore>,
+    models: Option<ModelStore>,
+}
+
+/// The learning pass, one read of the sampled pages for both methods. Infholder:
+/// templates loaded from `templates_dir`, checked against this run's pages, completed
+/// with the groups learned from them, saved back. Style-inbreeding: a model per group
+/// from the same groups and samples. Returns what was learned and what the pass did.
+fn learn_pass(
     inputs: &source::Inputs,
     config: &Config,
+    method: CrossPage,
     templates_dir: Option<&Path>,
-) -> Result<(TemplateStore, LearnReport)> {
+) -> Result<(Learned, LearnReport)> {
     let start = Instant::now();
+    let use_infholder = method.uses_infholder();
+    let use_inbreeding = method.uses_inbreeding();
+    if templates_dir.is_some() && !use_infholder {
+        return Err(Error::Config(
+            "--templates keeps Infholder templates: use it with --cross-page infholder or both"
+                .into(),
+        ));
+    }
     let saved = match templates_dir {
-        Some(dir) => TemplateStore::load(dir)?,
-        None => TemplateStore::default(),
+        Some(dir) if use_infholder => TemplateStore::load(dir)?,
+        _ => TemplateStore::default(),
     };
     let probe = Infholder::new(
         saved.clone(),
         config.infholder.clone(),
         config.heuristic.clone(),
     );
-    let mut learner = Learner::new(&config.infholder);
+    let mut learner = use_infholder.then(|| Learner::new(&config.infholder));
+    let mut breeder = use_inbreeding.then(|| inbreeding::Learner::new(&config.inbreeding));
     // Per saved template: pages of this run it was tried on, and how many it did not fit.
     let mut fit: HashMap<String, (usize, usize)> = Default::default();
     let mut pages_seen = 0;
     // Without saved templates to check, only the pages some sample needs are parsed
-    // (URLs of files are known before reading); WARC records are all read.
+    // (URLs of files are known before reading); WARC records are all read. Samples are
+    // the pages of smallest URL hash, so the larger sample holds the smaller one.
+    let sample_pages = [
+        (use_infholder, config.infholder.sample_pages),
+        (use_inbreeding, config.inbreeding.sample_pages),
+    ]
+    .iter()
+    .filter(|(used, _)| *used)
+    .map(|(_, k)| *k)
+    .max()
+    .unwrap_or(0);
     let learn_inputs;
     let pass_inputs = if saved.templates.is_empty() {
-        let sample = infholder::sample_urls(
-            inputs.files.iter().map(|f| f.url.as_str()),
-            &config.infholder,
-        );
+        let sample =
+            prefix_sample::sample_urls(inputs.files.iter().map(|f| f.url.as_str()), sample_pages);
         let (sampled, counted): (Vec<_>, Vec<_>) = inputs
             .files
             .iter()
             .cloned()
             .partition(|f| sample.contains(f.url.as_str()));
         for f in &counted {
-            learner.count(&f.url);
+            if let Some(l) = learner.as_mut() {
+                l.count(&f.url);
+            }
+            if let Some(b) = breeder.as_mut() {
+                b.count(&f.url);
+            }
         }
         learn_inputs = source::Inputs {
             files: sampled,
@@ -112,18 +155,28 @@ fn learn_templates(
         config,
         |page| {
             let (parsed, _) = decode_and_parse(&page)?;
-            let vector = infholder::block_vector(&parsed.dom);
-            let saved_fit = saved.candidates(&page.url).next().map(|t| {
-                let ok = probe.template_mask(&vector, &page.url).is_ok();
-                (t.group.clone(), ok)
-            });
-            Ok((page.url, vector, saved_fit))
+            let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
+            let profile = use_inbreeding
+                .then(|| inbreeding::Profile::of(&parsed.dom, config.inbreeding.max_link_density));
+            let saved_fit = match &vector {
+                Some(vector) => saved.candidates(&page.url).next().map(|t| {
+                    let ok = probe.template_mask(vector, &page.url).is_ok();
+                    (t.group.clone(), ok)
+                }),
+                None => None,
+            };
+            Ok((page.url, vector, profile, saved_fit))
         },
         || {},
         |result| {
-            if let Ok((url, vector, saved_fit)) = result {
+            if let Ok((url, vector, profile, saved_fit)) = result {
                 pages_seen += 1;
-                learner.add(&url, vector);
+                if let (Some(l), Some(v)) = (learner.as_mut(), vector) {
+                    l.add(&url, v);
+                }
+                if let (Some(b), Some(p)) = (breeder.as_mut(), profile) {
+                    b.add(&url, p);
+                }
                 if let Some((group, ok)) = saved_fit {
                     let e = fit.entry(group).or_default();
                     e.0 += 1;
@@ -133,18 +186,25 @@ fn learn_templates(
             Ok(())
         },
     )?;
-    let learned = learner.learn(&config.infholder);
     let mut r = LearnReport {
         pages_parsed: pages_seen,
         templates_loaded: saved.templates.len(),
         ..LearnReport::default()
     };
-    let store = merge_learned(&saved, learned, &fit, &mut r);
-    if let Some(dir) = templates_dir {
-        store.save(dir)?;
-    }
+    let templates = match learner {
+        Some(learner) => {
+            let learned = learner.learn(&config.infholder);
+            let store = merge_learned(&saved, learned, &fit, &mut r);
+            if let Some(dir) = templates_dir {
+                store.save(dir)?;
+            }
+            Some(store)
+        }
+        None => None,
+    };
+    let models = breeder.map(|b| b.learn(&config.inbreeding));
     r.seconds = round3(start.elapsed().as_secs_f64());
-    Ok((store, r))
+    Ok((Learned { templates, models }, r))
 }
 
 /// The saved templates, plus the groups learned in this run that had none, with a saved

@@ -1,0 +1,203 @@
+//! Style-inbreeding on small invented groups: what is template, what is kept, when it
+//! falls back.
+
+use super::*;
+use crate::extract::dom;
+use crate::extract::PageContext;
+
+const STORIES: [&str; 6] = [
+    "The river ferry returned to service on Monday after the winter repairs, and the first \
+     passengers crossed before dawn with bicycles, baskets of bread and a brass band.",
+    "A small bakery on the market square has kept its wood-fired oven for ninety years; \
+     the owners explain why rye loaves need a slow fire and patient hands every night.",
+    "Volunteers counted the swallows nesting under the old railway bridge and found twice \
+     as many as last spring, which the local society puts down to the wet summer.",
+    "The violin maker in the harbour street shows how a spruce top is carved, bent and \
+     varnished, and why an instrument needs a year of rest before its first concert.",
+    "Children of the hill school planted an orchard of forty apple trees along the lane, \
+     each labelled with the name of the class that will look after it for ten years.",
+    "The town library opened a reading room in the former signal box, with a stove, two \
+     armchairs and a shelf of timetables that nobody has consulted since the sixties.",
+];
+
+/// A page of the invented site: menu, article (`k`), a "latest" link column whose titles
+/// change from page to page, footer.
+fn page(k: usize) -> String {
+    let menu: String = [
+        "Home",
+        "Town news",
+        "Sports",
+        "Culture",
+        "Weather",
+        "Contact",
+    ]
+    .iter()
+    .map(|m| format!("<li><a href='/{m}'>{m}</a></li>"))
+    .collect();
+    let latest: String = (0..5)
+        .map(|i| {
+            format!(
+                "<li><a href='/n/{k}{i}'>Latest headline {} of the day</a></li>",
+                ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+                    [(k + i) % 10]
+            )
+        })
+        .collect();
+    let story = STORIES[k % STORIES.len()];
+    format!(
+        "<html><head><title>Story {k}</title></head><body>\
+         <div class='menu'><ul class='nav'>{menu}</ul></div>\
+         <div class='main'><h1>Story number {k}</h1>\
+         <p>{story}</p><p>{story} Told again in other words for the second paragraph.</p></div>\
+         <div class='side'><h3>Latest</h3><ul class='latest'>{latest}</ul></div>\
+         <div class='footer'><p>About us: the Riverside Courier is written by a small team of \
+         neighbours who meet every Thursday evening in the back room of the library.</p>\
+         <p>Copyright 2024 Riverside Courier, all rights reserved.</p></div></body></html>"
+    )
+}
+
+fn url(k: usize) -> String {
+    format!("http://courier.test/news/{k}.html")
+}
+
+fn learned(pages: &[(String, String)], config: &InbreedingConfig) -> Inbreeding {
+    let mut learner = Learner::new(config);
+    for (u, html) in pages {
+        learner.add(u, Profile::of(&dom::parse(html), config.max_link_density));
+    }
+    Inbreeding::new(
+        learner.learn(config),
+        config.clone(),
+        HeuristicConfig::default(),
+    )
+}
+
+fn answer(ex: &Inbreeding, url: &str, html: &str) -> Option<Answer> {
+    let page = dom::parse_page(html);
+    let ctx = PageContext { url, group: "" };
+    ex.answer(&page, &ctx)
+}
+
+fn counter(ex: &Inbreeding, name: &str) -> u64 {
+    ex.report().unwrap()[name].as_u64().unwrap()
+}
+
+#[test]
+fn shared_menu_footer_and_latest_column_are_template_and_the_article_is_kept() {
+    let config = InbreedingConfig::default();
+    let pages: Vec<(String, String)> = (0..5).map(|k| (url(k), page(k))).collect();
+    let ex = learned(&pages, &config);
+    for (k, (u, html)) in pages.iter().enumerate() {
+        let dom = dom::parse(html);
+        let mask = ex.template_mask(&dom, u).expect("a template");
+        let marked = |needle: &str| {
+            dom.blocks
+                .iter()
+                .zip(&mask)
+                .filter(|(b, _)| b.text.contains(needle))
+                .all(|(_, &m)| m)
+        };
+        assert!(marked("Town news") && marked("About us") && marked("Copyright"));
+        // The "latest" column changes its titles from page to page; its path is a link
+        // column on every page.
+        assert!(marked("Latest headline"));
+        assert!(!marked(&STORIES[k][..30]));
+        let a = answer(&ex, u, html).expect("cleaned");
+        assert_eq!(a.method, "inbreeding+heuristic");
+        let text = &a.extracted.text;
+        assert!(text.contains(&STORIES[k][..40]), "{text}");
+        for gone in ["Town news", "About us", "Copyright", "Latest headline"] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+        assert!(a.extracted.template_ratio.unwrap() > 0.3);
+    }
+    assert_eq!(counter(&ex, "pages_cleaned"), 5);
+    assert_eq!(counter(&ex, "groups_learned"), 2); // courier.test/news/ and courier.test/
+}
+
+#[test]
+fn a_group_of_two_pages_falls_back() {
+    let config = InbreedingConfig::default();
+    let pages: Vec<(String, String)> = (0..2).map(|k| (url(k), page(k))).collect();
+    let ex = learned(&pages, &config);
+    let dom = dom::parse(&pages[0].1);
+    assert_eq!(
+        ex.template_mask(&dom, &pages[0].0),
+        Err(Fallback::SmallGroup)
+    );
+    assert!(answer(&ex, &pages[0].0, &pages[0].1).is_none());
+    assert_eq!(counter(&ex, "fallback_small_group"), 1);
+    assert_eq!(counter(&ex, "groups_learned"), 0);
+}
+
+/// Pages of one directory with nothing in common: a blog post, a shop, a forum, a table
+/// layout, a documentation page.
+fn unrelated(k: usize) -> String {
+    let story = STORIES[k];
+    match k {
+        0 => format!("<html><body><article class='post'><header class='entry'><h1>Post</h1></header><section class='entry-content'><p>{story}</p></section></article><aside class='widget'><p>Follow the blog for more recipes and walks.</p></aside></body></html>"),
+        1 => format!("<html><body><main id='shop'><div class='product'><h2 class='name'>Teapot</h2><span class='price'>12</span><div class='desc'><p>{story}</p></div></div></main></body></html>"),
+        2 => format!("<html><body><table class='forum'><tr><td class='author'>anna</td><td class='post'>{story}</td></tr><tr><td class='author'>ben</td><td class='post'>Agreed, and thanks for writing it down.</td></tr></table></body></html>"),
+        3 => format!("<html><body><center><table><tr><td><font size=2>{story}</font></td></tr></table></center><blockquote><p>Quoted: a line from an older letter.</p></blockquote></body></html>"),
+        _ => format!("<html><body><nav class='toc'><ol><li><a href='#a'>Install</a></li><li><a href='#b'>Use</a></li></ol></nav><div class='doc'><h2 id='a'>Install</h2><pre>make install</pre><dl><dt>Note</dt><dd>{story}</dd></dl></div></body></html>"),
+    }
+}
+
+#[test]
+fn a_group_of_unrelated_layouts_falls_back() {
+    let config = InbreedingConfig::default();
+    let pages: Vec<(String, String)> = (0..5).map(|k| (url(k), unrelated(k))).collect();
+    let ex = learned(&pages, &config);
+    for (u, html) in &pages {
+        let dom = dom::parse(html);
+        assert_eq!(ex.template_mask(&dom, u), Err(Fallback::TooVaried));
+        assert!(answer(&ex, u, html).is_none());
+    }
+    assert_eq!(counter(&ex, "fallback_too_varied"), 5);
+    assert_eq!(counter(&ex, "groups_too_varied"), 2);
+}
+
+#[test]
+fn a_page_of_another_layout_in_a_known_group_falls_back() {
+    let config = InbreedingConfig::default();
+    let pages: Vec<(String, String)> = (0..5).map(|k| (url(k), page(k))).collect();
+    let ex = learned(&pages, &config);
+    let odd = unrelated(2);
+    let dom = dom::parse(&odd);
+    assert_eq!(
+        ex.template_mask(&dom, "http://courier.test/news/odd.html"),
+        Err(Fallback::LayoutMismatch)
+    );
+}
+
+#[test]
+fn a_story_on_two_of_five_pages_is_no_template_but_copies_of_one_page_are_refused() {
+    let config = InbreedingConfig::default();
+    // Pages 0 and 1 carry the same story (filed twice): 2 of 5 is no majority.
+    let mut pages: Vec<(String, String)> = (0..5).map(|k| (url(k), page(k))).collect();
+    pages[1].1 = page(0).replace("Story number 0", "Story number 1");
+    let ex = learned(&pages, &config);
+    let a = answer(&ex, &pages[1].0, &pages[1].1).expect("cleaned");
+    assert!(a.extracted.text.contains(&STORIES[0][..40]));
+    // Three copies of one page out of four: its whole text recurs, it is a copy, not
+    // a template, and the page is left to the local method.
+    let copies: Vec<(String, String)> = (0..4)
+        .map(|k| (url(k), if k < 3 { page(0) } else { page(3) }))
+        .collect();
+    let ex = learned(&copies, &config);
+    let dom = dom::parse(&copies[0].1);
+    assert_eq!(
+        ex.template_mask(&dom, &copies[0].0),
+        Err(Fallback::SharedText)
+    );
+}
+
+#[test]
+fn text_is_compared_without_digits_case_or_punctuation() {
+    let mut a = String::new();
+    let mut b = String::new();
+    normalized_text("Comments (4) — Copyright 2011", &mut a);
+    normalized_text("comments (12): copyright 2024!", &mut b);
+    assert_eq!(a, "comments copyright");
+    assert_eq!(a, b);
+}

@@ -1,0 +1,133 @@
+//! Style-inbreeding end to end on `fixtures/inbreeding/`: an invented paper whose five
+//! pages share a menu, an "about us" paragraph inside the article column, a footer and a
+//! "latest" column whose headlines change; and a two-page blog, too small a group.
+
+mod common;
+use common::*;
+
+fn manifest() -> String {
+    fixtures()
+        .join("inbreeding/manifest.jsonl")
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn extract(extra: &[&str]) -> Vec<serde_json::Value> {
+    let manifest = manifest();
+    let mut args = vec!["extract", "--manifest", manifest.as_str()];
+    args.extend(extra);
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout_jsonl(&out)
+}
+
+#[test]
+fn shared_blocks_are_dropped_the_articles_kept_and_small_groups_fall_back() {
+    let records = extract(&["--cross-page", "inbreeding"]);
+    let expect = jsonl(&fixtures().join("inbreeding/expect.jsonl"));
+    assert_eq!(records.len(), expect.len());
+    let mut failures = Vec::new();
+    for e in &expect {
+        let path = e["path"].as_str().unwrap();
+        let rec = records
+            .iter()
+            .find(|r| r["path"] == e["path"])
+            .unwrap_or_else(|| panic!("{path}: no record"));
+        if rec["method"] != e["method"] {
+            failures.push(format!(
+                "{path}: method {} != {}",
+                rec["method"], e["method"]
+            ));
+        }
+        let text = rec["text"].as_str().unwrap();
+        for s in e["must_contain"].as_array().unwrap() {
+            if !text.contains(s.as_str().unwrap()) {
+                failures.push(format!("{path}: missing {s}"));
+            }
+        }
+        for s in e["must_not_contain"].as_array().unwrap() {
+            if text.contains(s.as_str().unwrap()) {
+                failures.push(format!("{path}: leaked {s}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_about_paragraph_is_what_the_local_method_alone_keeps() {
+    // The paragraph sits in the article's column and reads like text: only the group
+    // shows it is template.
+    let about = "The Harbour Times is written by six reporters";
+    let local = extract(&["--no-infholder"]);
+    let paper = |r: &&serde_json::Value| r["path"].as_str().unwrap().starts_with("harbourtimes");
+    assert!(local
+        .iter()
+        .filter(paper)
+        .all(|r| r["method"] == "heuristic" && r["text"].as_str().unwrap().contains(about)));
+    let both = extract(&["--cross-page", "both"]);
+    assert!(both.iter().filter(paper).all(|r| {
+        r["method"] == "infholder+inbreeding+heuristic"
+            && !r["text"].as_str().unwrap().contains(about)
+    }));
+}
+
+#[test]
+fn run_counts_pages_cleaned_and_fall_backs_by_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = manifest();
+    let out = run(&[
+        "run",
+        "--manifest",
+        &manifest,
+        "--cross-page",
+        "inbreeding",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["methods"]["inbreeding+heuristic"], 5);
+    assert_eq!(summary["methods"]["heuristic"], 2);
+    let c = &summary["extractors"]["inbreeding"];
+    assert_eq!(c["pages_cleaned"], 5);
+    assert_eq!(c["fallback_small_group"], 2);
+    assert_eq!(c["fallback_too_varied"], 0);
+}
+
+#[test]
+fn cross_page_flags_that_do_not_go_together_are_usage_errors() {
+    let manifest = manifest();
+    let out = run(&[
+        "extract",
+        "--manifest",
+        &manifest,
+        "--no-infholder",
+        "--cross-page",
+        "inbreeding",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "extract",
+        "--manifest",
+        &manifest,
+        "--cross-page",
+        "inbreeding",
+        "--templates",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--templates"));
+}
