@@ -23,7 +23,7 @@
 //! template of the nearest wider prefix that has one (`site.ru/a/b/` → `site.ru/a/` →
 //! `site.ru/`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use super::cross_page;
 use super::dom::{PageDom, NO_ELEM};
 use super::heuristic::HeuristicConfig;
-use super::prefix_sample::{self, PrefixSampler};
+use super::prefix_sample::PrefixSampler;
 use super::{Extracted, Extractor, PageContext, ParsedPage};
 use crate::group;
 
@@ -237,7 +237,7 @@ impl Learner {
         }
     }
 
-    /// Count a page that is not in any sample (see [`sample_urls`]).
+    /// Count a page that is not in any sample (see [`sample_urls`](super::prefix_sample::sample_urls)).
     pub fn count(&mut self, url: &str) {
         self.sampler.count(url);
     }
@@ -261,16 +261,6 @@ impl Learner {
         }
         store
     }
-}
-
-/// The URLs that [`Learner`] would keep in some prefix's sample, computed from the URL
-/// list alone: when URLs are known before reading (files, manifests), only these pages
-/// need parsing in the learning pass.
-pub fn sample_urls<'a>(
-    urls: impl Iterator<Item = &'a str>,
-    config: &InfholderConfig,
-) -> HashSet<&'a str> {
-    prefix_sample::sample_urls(urls, config.sample_pages)
 }
 
 /// Templates by URL prefix.
@@ -429,6 +419,8 @@ impl Extractor for Infholder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::prefix_sample;
+    use std::collections::HashSet;
 
     /// Reference LCS length by dynamic programming.
     fn lcs_len(a: &[u32], b: &[u32]) -> usize {
@@ -534,7 +526,8 @@ mod tests {
     fn sample_urls_match_what_the_learner_keeps() {
         let config = InfholderConfig::default();
         let urls: Vec<String> = (0..50).map(|k| format!("http://s.ru/a/{k}.html")).collect();
-        let chosen = sample_urls(urls.iter().map(String::as_str), &config);
+        let chosen =
+            prefix_sample::sample_urls(urls.iter().map(String::as_str), config.sample_pages);
         let mut learner = Learner::new(&config);
         for u in &urls {
             learner.add(u, vec![1]);

@@ -224,7 +224,7 @@ fn words(text: &str) -> Vec<String> {
 }
 
 /// Size of the multiset intersection of two word lists.
-fn overlap(a: &[String], b: &[String]) -> usize {
+pub(crate) fn overlap(a: &[String], b: &[String]) -> usize {
     let mut rest: Vec<&String> = b.iter().collect();
     let mut n = 0;
     for w in a {

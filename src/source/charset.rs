@@ -60,15 +60,11 @@ const META_PRESCAN_BYTES: usize = 8192;
 /// Decode `bytes` as an HTML page. `content_type` is the HTTP header value if known;
 /// `tld` (e.g. `b"ru"`) helps the detector when nothing is declared.
 pub fn decode_html(bytes: &[u8], content_type: Option<&str>, tld: Option<&[u8]>) -> Decoded {
-    let (encoding, source) = choose_encoding(bytes, content_type, tld);
+    let (encoding, source, overruled) = choose_encoding(bytes, content_type, tld);
     // decode_with_bom_removal: the BOM itself is never part of the text.
     let (text, _) = encoding.decode_with_bom_removal(bytes);
-    if source == CharsetSource::Utf8OverDeclared {
-        if let Some(repaired) = declared_encoding(bytes, content_type)
-            .and_then(|(declared, _)| undo_double_encoding(&text, declared))
-        {
-            return repaired;
-        }
+    if let Some(repaired) = overruled.and_then(|declared| undo_double_encoding(&text, declared)) {
+        return repaired;
     }
     Decoded {
         text: text.into_owned(),
@@ -116,21 +112,23 @@ fn declared_encoding(
         })
 }
 
+/// The encoding to decode with, how it was chosen, and the declared encoding when valid
+/// UTF-8 overruled it ([`CharsetSource::Utf8OverDeclared`]).
 fn choose_encoding(
     bytes: &[u8],
     content_type: Option<&str>,
     tld: Option<&[u8]>,
-) -> (&'static Encoding, CharsetSource) {
+) -> (&'static Encoding, CharsetSource, Option<&'static Encoding>) {
     if let Some((enc, _)) = Encoding::for_bom(bytes) {
-        return (enc, CharsetSource::Bom);
+        return (enc, CharsetSource::Bom, None);
     }
     if let Some((enc, source)) = declared_encoding(bytes, content_type) {
         if enc != UTF_8 && valid_utf8_over_declared(bytes) {
-            return (UTF_8, CharsetSource::Utf8OverDeclared);
+            return (UTF_8, CharsetSource::Utf8OverDeclared, Some(enc));
         }
-        return (enc, source);
+        return (enc, source, None);
     }
-    (detect(bytes, tld), CharsetSource::Detected)
+    (detect(bytes, tld), CharsetSource::Detected, None)
 }
 
 /// Whether the bytes are valid UTF-8 holding at least one multi-byte sequence. Pages

@@ -11,18 +11,19 @@ use super::groups::Structures;
 use super::settings::{HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS, HEADLINE_TEXT_BLOCKS};
 use super::Pass;
 use crate::extract::dom::{unspaced_word_len, Block, BlockKind, ElemId, NO_ELEM};
-use crate::extract::title::{page_title, H1_COVERAGE, H1_PRECISION};
+use crate::extract::title::{overlap, page_title, H1_COVERAGE, H1_PRECISION};
 
 /// Whether the first line of the page that says what its title says (else its first
 /// `<h1>` sentence) is followed, within [`HEADLINE_TEXT_BLOCKS`] blocks, by a paragraph of
-/// content evidence outside marks, template and linked list items; if so, the first block
-/// of that text (the anchor of the page's article). Only the first such line counts: the title recurs
-/// lower in menus, breadcrumbs and "more" lists, where its neighbours say nothing.
+/// content evidence outside marks, template and linked list items; if so, the page's
+/// article element: the parent of the element of the first block of that text (that
+/// element itself at the root). Only the first such line counts: the title recurs lower
+/// in menus, breadcrumbs and "more" lists, where its neighbours say nothing.
 pub(super) fn headline_followed_by_text(
     pass: &Pass,
     marked: &[ElemId],
     st: &Structures,
-) -> Option<usize> {
+) -> Option<ElemId> {
     let (page, config) = (pass.page, pass.config);
     let title = match_tokens(&page_title(page, None));
     let in_linked_item =
@@ -68,7 +69,12 @@ pub(super) fn headline_followed_by_text(
         .collect();
     let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
     tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
-    (evidence >= config.min_content_words as f64).then(|| text[0].0)
+    if evidence < config.min_content_words as f64 {
+        return None;
+    }
+    let first = page.blocks[text[0].0].elem;
+    let parent = page.elements[first as usize].parent;
+    Some(if parent == NO_ELEM { first } else { parent })
 }
 
 /// Lower-cased words for comparing a line with the title; letters of scripts written
@@ -88,23 +94,6 @@ fn match_tokens(text: &str) -> Vec<String> {
     }
     out.extend((!word.is_empty()).then_some(word));
     out
-}
-
-/// Size of the multiset intersection of two token lists.
-fn overlap(a: &[String], b: &[String]) -> usize {
-    let mut left: std::collections::HashMap<&str, u32> = Default::default();
-    for w in b {
-        *left.entry(w).or_default() += 1;
-    }
-    a.iter()
-        .filter(|w| match left.get_mut(w.as_str()) {
-            Some(n) if *n > 0 => {
-                *n -= 1;
-                true
-            }
-            _ => false,
-        })
-        .count()
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@ mod tests;
 
 pub use settings::HeuristicConfig;
 
-use super::dom::{PageDom, ParsedPage, NO_ELEM};
+use super::dom::{PageDom, ParsedPage};
 use super::{Extracted, Extractor, PageContext};
 use marks::Marks;
 use scoring::BlockValues;
@@ -169,17 +169,7 @@ fn extract_pass(
         marks::nearest_marks(&pass, &own_marks, comments_are_content, &good, total_good);
     // 5-6: repeated structures, teaser lists.
     let st = groups::repeated_structures(&pass, &marked);
-    let anchor = headline::headline_followed_by_text(&pass, &marked, &st);
-    let headed = anchor.is_some();
-    let article = anchor.map(|b| {
-        let e = page.blocks[b].elem;
-        let parent = page.elements[e as usize].parent;
-        if parent == NO_ELEM {
-            e
-        } else {
-            parent
-        }
-    });
+    let article = headline::headline_followed_by_text(&pass, &marked, &st);
     let rails = teasers::drop_teasers(&pass, &st, article, &mut marked);
     // 7-8: listing page, values and sums.
     let values = BlockValues {
@@ -187,7 +177,7 @@ fn extract_pass(
         marked: &marked,
         st: &st,
         rails: &rails,
-        listing: page_type::listing_page(&pass, &marked, &st, headed),
+        listing: page_type::listing_page(&pass, &marked, &st, article.is_some()),
     };
     let Some(sum) = values.element_sums() else {
         return empty("no content block (only short lines, headings and link lists)");

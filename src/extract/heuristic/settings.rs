@@ -137,7 +137,7 @@ pub(super) const HEADLINE_TEXT_BLOCKS: usize = 8;
 
 /// On a headed page, a teaser list with at least this many times the words of the
 /// article's element is the page's own list (a listing under an introduction), not a rail
-/// of other stories (`teasers::dominates_page`). Session 4: against 0.3 of the page's
+/// of other stories (`teasers::list_outweighs_article`). Session 4: against 0.3 of the page's
 /// words, daniel-dev +0.005 (both site halves up), WCXB dev −0.0003 (one shop home page
 /// whose product grid follows a welcome heading); 5 measured worse on daniel-dev
 /// (+0.0036). Hand-set, two values tried.

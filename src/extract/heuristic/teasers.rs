@@ -18,7 +18,7 @@ use crate::extract::dom::{ElemId, NO_ELEM};
 /// boilerplate (in `marked`, each item and everything below it). On a page whose article
 /// is headed ([`headline_followed_by_text`](super::headline::headline_followed_by_text);
 /// `article` is the element holding the first paragraph under the headline), every other
-/// teaser list outside that element that does not dominate the page ([`dominates_page`]) is a rail of other
+/// teaser list outside that element that does not outweigh it ([`list_outweighs_article`]) is a rail of other
 /// stories, however short the article (a list inside the article's own element is part
 /// of it: a post's list of links): those are returned as *rails* (per element,
 /// whether it lies in such an item), which are left out of the text but count nothing
@@ -41,10 +41,11 @@ pub(super) fn drop_teasers(
     let drop = dropped_groups(pass, st, &openings, &teaser, &before, outside);
     let rail: Vec<bool> = (0..st.groups.len())
         .map(|g| {
-            article.is_some_and(|a| !pass.page.contains(a, st.groups[g].parent))
-                && !drop[g]
+            !drop[g]
                 && teaser(g)
-                && !article.is_some_and(|a| dominates_page(st, g, a))
+                && article.is_some_and(|a| {
+                    !pass.page.contains(a, st.groups[g].parent) && !list_outweighs_article(st, g, a)
+                })
         })
         .collect();
     if tracing::enabled!(tracing::Level::DEBUG) {
@@ -218,7 +219,7 @@ fn dropped_groups(
 /// headline is short against the list; a news article is long against its "other news"
 /// column. (Against the page's words, `list_dominance` of them, measured worse on
 /// daniel-dev: a long "other news" table is a third of a 2011 news page.)
-fn dominates_page(st: &Structures, g: usize, article: ElemId) -> bool {
+fn list_outweighs_article(st: &Structures, g: usize, article: ElemId) -> bool {
     st.groups[g].words as f64 >= LIST_OVER_ARTICLE * st.words[article as usize] as f64
 }
 
