@@ -54,6 +54,14 @@ pub(super) fn headline_followed_by_text(
         first(&sentence_h1)
     };
     let h = headline?;
+    // The headline's own item: text under the same item as an unlinked headline is that
+    // item's article (a news item laid out as one cell of a row of boxes), not a teaser's
+    // snippet, whose title would be a link.
+    let headline_block = &page.blocks[h];
+    let own_item = (headline_block.link_words * 2 <= headline_block.words)
+        .then(|| nearest_item(pass, st, headline_block.elem))
+        .flatten();
+    let in_own_item = |e: ElemId| own_item.is_some_and(|item| is_within(pass, e, item));
     let text: Vec<(usize, f64)> = page
         .blocks
         .iter()
@@ -62,7 +70,9 @@ pub(super) fn headline_followed_by_text(
         .take(HEADLINE_TEXT_BLOCKS)
         .filter(|&(i, b)| {
             let e = b.elem as usize;
-            marked[e] == NO_ELEM && !pass.is_template(i) && !in_linked_item(e)
+            marked[e] == NO_ELEM
+                && !pass.is_template(i)
+                && (!in_linked_item(e) || in_own_item(b.elem))
         })
         .map(|(i, b)| (i, block_value(b, false, config)))
         .filter(|&(_, v)| v > 0.0)
@@ -75,6 +85,30 @@ pub(super) fn headline_followed_by_text(
     let first = page.blocks[text[0].0].elem;
     let parent = page.elements[first as usize].parent;
     Some(if parent == NO_ELEM { first } else { parent })
+}
+
+/// The nearest element enclosing `e` (itself included) that is an item of a content-like
+/// group.
+fn nearest_item(pass: &Pass, st: &Structures, mut e: ElemId) -> Option<ElemId> {
+    while e != NO_ELEM {
+        let g = st.group_of[e as usize];
+        if g != u32::MAX && st.groups[g as usize].content_like(pass.config) {
+            return Some(e);
+        }
+        e = pass.page.elements[e as usize].parent;
+    }
+    None
+}
+
+/// Whether `e` is `ancestor` or lies below it.
+fn is_within(pass: &Pass, mut e: ElemId, ancestor: ElemId) -> bool {
+    while e != NO_ELEM {
+        if e == ancestor {
+            return true;
+        }
+        e = pass.page.elements[e as usize].parent;
+    }
+    false
 }
 
 /// Lower-cased words for comparing a line with the title; letters of scripts written
@@ -98,7 +132,35 @@ fn match_tokens(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::ARTICLE;
     use super::*;
+
+    #[test]
+    fn text_under_the_headlines_own_item_counts_though_its_row_is_teasers() {
+        // A row of three boxes of one class, mostly links: teasers with snippets, the
+        // article (unlinked headline, its text, a short link list), a "latest news"
+        // column. The row is a linked list of items; the article is one of them.
+        let teasers = (1..=5)
+            .map(|i| format!("<div><a href=/s{i}>Special report {i}</a> Snippet number {i} of a report that goes on a while.</div>"))
+            .collect::<String>();
+        let latest = (1..=20)
+            .map(|i| format!("<div>12:{i:02}</div><p><a href=/n{i}>Latest headline of the day number {i}</a></p>"))
+            .collect::<String>();
+        let related = (1..=6)
+            .map(|i| format!("<li><a href=/r{i}>Related story number {i} here</a></li>"))
+            .collect::<String>();
+        let html = format!(
+            "<html><head><title>Rural doctors will get compensation for their bills - Example News</title></head>\
+             <body><div class=content>\
+             <div class=box>{teasers}</div>\
+             <div class=box><h1>Rural doctors will get compensation for their bills</h1><div>{ARTICLE} {ARTICLE}</div><ul>{related}</ul></div>\
+             <div class=box><div class=nlist>{latest}</div></div>\
+             </div></body></html>"
+        );
+        let out = super::super::tests::run(&html);
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("Latest headline"), "{}", out.text);
+    }
 
     #[test]
     fn tokens_split_unspaced_scripts_into_letters() {
