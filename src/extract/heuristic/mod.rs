@@ -29,8 +29,9 @@
 //!    the exceptions (most of the page's evidence; footers, overlays, interface forms).
 //! 5. **Repeated structures** (`groups.rs`): siblings sharing tag and class kind, and
 //!    which are content-like (listings, not menus).
-//! 6. **Teaser lists** (`teasers.rs`): "related" / "latest" lists beside an article are
-//!    marked too.
+//! 6. **Dated posts and teaser lists** (`dated_posts.rs`, `headline.rs`, `teasers.rs`):
+//!    lists of posts signed with a byline and a time, below an article, are its comments
+//!    whatever their class; "related" / "latest" lists beside an article are marked too.
 //! 7. **Listing page** (`page_type.rs`): a page with no article of its own, only
 //!    link-led items.
 //! 8. **Values and sums** (`scoring.rs`): each block's value in context, summed
@@ -48,6 +49,7 @@
 //! tests are in `tests.rs`.
 
 mod cleanup;
+mod dated_posts;
 mod features;
 mod groups;
 mod headline;
@@ -169,6 +171,7 @@ fn extract_pass(
         marks::nearest_marks(&pass, &own_marks, comments_are_content, &good, total_good);
     // 5-6: repeated structures, teaser lists.
     let st = groups::repeated_structures(&pass, &marked);
+    dated_posts::mark_dated_posts(&pass, &st, &mut marked);
     let article = headline::headline_followed_by_text(&pass, &marked, &st);
     let rails = teasers::drop_teasers(&pass, &st, article, &mut marked);
     // 7-8: listing page, values and sums.

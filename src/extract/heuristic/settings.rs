@@ -242,3 +242,7 @@ pub(super) const DEBUG_CANDIDATES: usize = 6;
 
 /// Characters of a block's text shown in its trace line. Session 1 (240ca27).
 pub(super) const TRACE_TEXT_CHARS: usize = 60;
+
+/// A post's byline (author and time: `~drwallu [2012-01-07 00:03]`) is a short line:
+/// at most this many words ([`super::dated_posts`]). Session 5, hand-set, not swept.
+pub(super) const BYLINE_MAX_WORDS: u32 = 12;
