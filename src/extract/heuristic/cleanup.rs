@@ -5,6 +5,7 @@
 
 use super::features::link_density;
 use super::scoring::BlockValues;
+use super::settings::{HeuristicConfig, REPEAT_PARAGRAPH_WORDS};
 use super::Pass;
 use crate::extract::dom::{Block, ElemId, NO_ELEM};
 use crate::extract::Extracted;
@@ -60,11 +61,18 @@ pub(super) fn first_content(pass: &Pass, values: &BlockValues, kept: &[(usize, &
     }
 }
 
-/// The answer: the kept blocks' texts, one line each.
-pub(super) fn write_out(kept: &[(usize, &Block)]) -> Extracted {
+/// The answer: the kept blocks' texts, one line each. A paragraph said a second time is
+/// written once: pages that carry their article twice (a print or mobile copy beside the
+/// screen one, the lead story's teaser above it) would give it twice.
+pub(super) fn write_out(kept: &[(usize, &Block)], config: &HeuristicConfig) -> Extracted {
+    let paragraph = |b: &Block| b.words >= REPEAT_PARAGRAPH_WORDS * config.min_content_words;
+    let mut said = std::collections::HashSet::new();
     let mut text = String::new();
     let mut kept_words = 0u64;
     for (_, b) in kept {
+        if paragraph(b) && !said.insert(b.text.as_str()) {
+            continue;
+        }
         if !text.is_empty() {
             text.push('\n');
         }
@@ -85,6 +93,20 @@ pub(super) fn write_out(kept: &[(usize, &Block)]) -> Extracted {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
+
+    #[test]
+    fn an_article_given_twice_is_written_once() {
+        let long = format!("{ARTICLE} {ARTICLE}");
+        let copy =
+            format!("<h2>The story</h2><p>{long} One.</p><p>{long} Two.</p><p>Short line.</p>");
+        let out = run(&format!(
+            "<body><div class=screen>{copy}</div><div class=print>{copy}</div></body>"
+        ));
+        assert_eq!(out.text.matches("One.").count(), 1, "{}", out.text);
+        assert_eq!(out.text.matches("Two.").count(), 1, "{}", out.text);
+        // Short lines may recur on a page by design.
+        assert_eq!(out.text.matches("Short line.").count(), 2, "{}", out.text);
+    }
 
     #[test]
     fn link_lists_inside_content_are_dropped() {

@@ -205,7 +205,7 @@ fn extract_pass(
     );
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
-    cleanup::write_out(&kept[first..])
+    cleanup::write_out(&kept[first..], config)
 }
 
 /// An empty answer with its reason.

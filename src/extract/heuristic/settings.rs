@@ -246,3 +246,9 @@ pub(super) const TRACE_TEXT_CHARS: usize = 60;
 /// A post's byline (author and time: `~drwallu [2012-01-07 00:03]`) is a short line:
 /// at most this many words ([`super::dated_posts`]). Session 5, hand-set, not swept.
 pub(super) const BYLINE_MAX_WORDS: u32 = 12;
+
+/// A paragraph that a page's copy repeats is at least this many times
+/// `min_content_words` long ([`super::cleanup::write_out`]): shorter lines ("Read more
+/// about our services") recur on a page by design. Session 5: 1× cost WCXB service
+/// and listing pages whose gold repeats such lines, 3× did not. Hand-set.
+pub(super) const REPEAT_PARAGRAPH_WORDS: u32 = 3;
