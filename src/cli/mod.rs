@@ -19,6 +19,7 @@ use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
 mod fetch;
+mod report_cmd;
 mod rules_cmd;
 
 #[derive(Debug, Parser)]
@@ -88,6 +89,23 @@ enum Command {
         fetch: bool,
         #[command(flatten)]
         fetch_args: fetch::FetchArgs,
+        /// Also write DIR/report/index.html: summary, sites, and every page's kept and
+        /// removed blocks with the reason of each removal (the pages are extracted again
+        /// with tracing on).
+        #[arg(long)]
+        report: bool,
+    },
+    /// Write OUT_DIR/report/index.html for an earlier `run`. Give the run's inputs (and
+    /// its --rules, --cross-page…) to see removed blocks and their reasons; without them
+    /// the page views show the kept text only.
+    Report {
+        /// The run's output directory (pages.jsonl, clusters.jsonl, summary.json).
+        #[arg(value_name = "OUT_DIR")]
+        out: PathBuf,
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        rules: rules_cmd::RulesArgs,
     },
     /// Fetch URLs politely into a WARC file plus a manifest (resumable).
     Fetch {
@@ -398,6 +416,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             duplicates,
             fetch,
             fetch_args,
+            report,
         } => {
             dedup.apply(&mut config)?;
             let mut fetch_failed = 0;
@@ -426,6 +445,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "keep" => DuplicatePolicy::Keep,
                 _ => DuplicatePolicy::Mark,
             };
+            let again = report.then(|| source::Inputs {
+                files: inputs.files.clone(),
+                warcs: inputs.warcs.clone(),
+                errors: Vec::new(),
+            });
             let summary =
                 pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
             bar.finish_and_clear();
@@ -438,7 +462,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.dedup.as_ref().map_or(0, |d| d.duplicates),
                 out.display()
             );
+            if let Some(inputs) = &again {
+                let tracer = crate::report::Tracer {
+                    inputs,
+                    config: &config,
+                    cascade: &cascade,
+                };
+                report_cmd::write(&out, Some(tracer), &progress_bar(None))?;
+            }
             Ok(exit_for(summary.failed + fetch_failed))
+        }
+        Command::Report { out, input, rules } => {
+            let inputs = if input.paths.is_empty() && input.manifest.is_none() {
+                apply_input_flags(&input, &mut config);
+                None
+            } else {
+                Some(load_inputs(&input, &mut config)?)
+            };
+            let front = rules_cmd::front(&rules)?;
+            report_cmd::report_command(&out, inputs, &config, front, input.templates.as_deref())
         }
         Command::Dedup {
             files,

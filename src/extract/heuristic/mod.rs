@@ -48,6 +48,7 @@
 //! tests are in `tests.rs`.
 
 mod cleanup;
+mod explain;
 mod features;
 mod groups;
 mod headline;
@@ -152,6 +153,7 @@ fn extract_pass(
         template,
         marks,
     };
+    explain::begin_pass(marks);
     if page.blocks.is_empty() {
         return empty(if page.frames > 0 {
             "page has no text of its own (only frames)"
@@ -202,6 +204,18 @@ fn extract_pass(
     );
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
+    explain::end_pass(
+        &pass,
+        &values,
+        container,
+        &marked,
+        &in_siblings,
+        &in_dominant,
+        &in_comments,
+        &rails,
+        &kept,
+        first,
+    );
     cleanup::write_out(&kept[first..])
 }
 
