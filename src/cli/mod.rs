@@ -334,10 +334,25 @@ fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
     };
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{spinner} {pos}/{len} pages {per_sec} eta {eta} {wide_bar}",
+            "{spinner} {pos}/{len} pages {per_sec} eta {eta} {wide_bar} {msg}",
         )
         .expect("valid template"),
     );
+    bar
+}
+
+/// A spinner with the stage's name and the time spent, for stages without a page count
+/// (dedup); hidden when stderr is not a terminal.
+fn stage_spinner(stage: &str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
+    );
+    bar.set_message(stage.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
 }
 
@@ -520,6 +535,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             let start = std::time::Instant::now();
+            let spinner = stage_spinner("dedup: reading and signing");
             let stats = if config.dedup.method.needs_stats() {
                 Some(std::sync::Arc::new(pipeline::collection_stats(&files)?))
             } else {
@@ -528,7 +544,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let signer = Signer::with_stats(&config.dedup, stats);
             let (docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
             let signed_at = start.elapsed();
+            spinner.set_message(format!("dedup: clustering {} documents", docs.len()));
             let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
+            spinner.finish_and_clear();
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;

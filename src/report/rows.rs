@@ -47,7 +47,10 @@ fn site_of(url: &str, group: &str) -> String {
         .ok()
         .and_then(|u| u.host_str().map(str::to_string))
         .unwrap_or_else(|| group.split('/').next().unwrap_or_default().to_string());
-    host.strip_prefix("www.").unwrap_or(&host).to_string()
+    match host.strip_prefix("www.").unwrap_or(&host) {
+        "" => "(no host)".to_string(),
+        h => h.to_string(),
+    }
 }
 
 /// Each JSON object line of `path` with its index among them (lines that are not JSON

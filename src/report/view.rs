@@ -162,3 +162,58 @@ fn all_removed(dom: &PageDom, answer: &Answer) -> Vec<BlockView> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::heuristic::HeuristicConfig;
+    use crate::extract::{dom, trace, Cascade, PageContext};
+
+    /// Every fixture page: the view's kept blocks are exactly the heuristic's text, and
+    /// every removed block has a reason.
+    #[test]
+    fn kept_blocks_are_the_answer_and_removed_ones_say_why() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let cascade = Cascade::local(HeuristicConfig::default());
+        let mut pages = 0;
+        let mut kinds = std::collections::BTreeSet::new();
+        for dir in ["layouts", "sites/technews.example/news", "sites/gazeta.example/stati"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_none_or(|e| e != "html") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).unwrap();
+                let html = crate::source::charset::decode_html(&bytes, None, None).text;
+                let parsed = dom::parse_page(&html);
+                let ctx = PageContext {
+                    url: "http://example.com/a/b.html",
+                    group: "example.com/a/",
+                };
+                let (answer, tr) = trace::capture(|| cascade.answer(&parsed, &ctx));
+                let (plain, _) = cascade.extract(&parsed, &ctx);
+                assert_eq!(plain, answer.extracted, "{}: tracing changes nothing", path.display());
+                let view = PageView::traced(&parsed.dom, &answer, &tr);
+                let kept: Vec<&str> = view
+                    .blocks
+                    .iter()
+                    .filter(|b| b.kept)
+                    .map(|b| b.text.as_str())
+                    .collect();
+                assert_eq!(kept.join("\n"), answer.extracted.text, "{}", path.display());
+                for b in view.blocks.iter().filter(|b| !b.kept) {
+                    let r = b.reason.as_ref().unwrap();
+                    assert!(!r.label.is_empty());
+                    kinds.insert(r.kind);
+                }
+                assert_eq!(view.blocks.len(), parsed.dom.blocks.len());
+                pages += 1;
+            }
+        }
+        assert!(pages >= 10, "{pages} pages");
+        // The fixtures exercise several of the heuristic's reasons.
+        for k in ["container", "links"] {
+            assert!(kinds.contains(k), "{kinds:?}");
+        }
+    }
+}
