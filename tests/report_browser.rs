@@ -277,3 +277,40 @@ fn save(png: &[u8], name: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(name), png).unwrap();
 }
+
+/// Not a check, a measurement (tests never assert wall-clock time): how long chromium
+/// takes to open a report's index and one page view, from navigation start to the end
+/// of the load event (the index's script has rendered the list by then).
+///   REPORT_DIR=out/sites/report cargo test --release --test report_browser -- --ignored --nocapture
+#[test]
+#[ignore]
+fn measure_report_open_time() {
+    let dir = PathBuf::from(std::env::var("REPORT_DIR").expect("REPORT_DIR=OUT/report"));
+    let dir = dir.canonicalize().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let driver = start_driver();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let c = browser(driver.1, &tmp.path().join("profile")).await;
+        let timing = "const n = performance.getEntriesByType('navigation')[0]; \
+                      return [n.domContentLoadedEventEnd, n.loadEventEnd, document.querySelectorAll('tr').length];";
+        for round in 0..3 {
+            for page in ["index.html", "pages/0.html"] {
+                c.goto(&format!("file://{}", dir.join(page).display())).await.unwrap();
+                let t = c.execute(timing, vec![]).await.unwrap();
+                let size = std::fs::metadata(dir.join(page)).unwrap().len();
+                println!(
+                    "round {round} {page} ({} KB): DOMContentLoaded {:.0} ms, load {:.0} ms, {} table rows",
+                    size / 1024,
+                    t[0].as_f64().unwrap(),
+                    t[1].as_f64().unwrap(),
+                    t[2]
+                );
+            }
+        }
+        c.close().await.unwrap();
+    });
+}
