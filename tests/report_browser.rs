@@ -54,7 +54,10 @@ fn start_driver() -> Driver {
         .expect("chromedriver starts");
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not listen on {port}");
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not listen on {port}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     Driver(child, port)
@@ -79,7 +82,9 @@ async fn browser(port: u16, profile: &Path) -> Client {
     .chain([format!("--user-data-dir={}", profile.display())])
     .collect::<Vec<_>>();
     let caps = json!({"goog:chromeOptions": {"binary": CHROMIUM, "args": args}});
-    let serde_json::Value::Object(caps) = caps else { unreachable!() };
+    let serde_json::Value::Object(caps) = caps else {
+        unreachable!()
+    };
     ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{port}"))
@@ -88,7 +93,12 @@ async fn browser(port: u16, profile: &Path) -> Client {
 }
 
 async fn text(c: &Client, css: &str) -> String {
-    c.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
 }
 
 async fn select(c: &Client, id: &str, value: &str) {
@@ -100,11 +110,19 @@ async fn select(c: &Client, id: &str, value: &str) {
 
 async fn shown(c: &Client) -> usize {
     let e = c.find(Locator::Id("shown")).await.unwrap();
-    e.attr("data-count").await.unwrap().unwrap().parse().unwrap()
+    e.attr("data-count")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 fn number(s: &str) -> f64 {
-    s.replace(',', "").trim().parse().unwrap_or_else(|_| panic!("a number: {s:?}"))
+    s.replace(',', "")
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("a number: {s:?}"))
 }
 
 fn make_run(out: &Path) {
@@ -123,7 +141,12 @@ fn make_run(out: &Path) {
         f.join("bad/garbage.html").to_str().unwrap(),
         f.join("bad/empty.html").to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(out.join("report/index.html").is_file());
 }
 
@@ -201,7 +224,10 @@ fn report_renders_counts_filters_and_opens_page_views_in_chromium() {
         assert_eq!(shown(&c).await, technews);
         select(&c, "fSite", "").await;
         c.execute("window.scrollTo(0, 0)", vec![]).await.unwrap();
-        c.screenshot().await.map(|png| save(&png, "report.png")).unwrap();
+        c.screenshot()
+            .await
+            .map(|png| save(&png, "report.png"))
+            .unwrap();
 
         // Clicking a page opens its view: the page's kept and removed blocks, reasons.
         select(&c, "fMethod", "rules:technews.example#article").await;
@@ -217,14 +243,25 @@ fn report_renders_counts_filters_and_opens_page_views_in_chromium() {
             .unwrap();
         let record = &pages[i];
         assert_eq!(text(&c, "h1").await, record["title"].as_str().unwrap());
-        assert_eq!(text(&c, "dd[data-fact='method']").await, record["method"].as_str().unwrap());
+        assert_eq!(
+            text(&c, "dd[data-fact='method']").await,
+            record["method"].as_str().unwrap()
+        );
         let kept = c.find_all(Locator::Css("li.b.kept .t")).await.unwrap();
         assert!(!kept.is_empty());
-        let page_text = record["text"].as_str().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+        let page_text = record["text"]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         for k in &kept {
             let t = k.text().await.unwrap();
             let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
-            assert!(page_text.contains(&t), "kept block {t:?} is in the page's text");
+            assert!(
+                page_text.contains(&t),
+                "kept block {t:?} is in the page's text"
+            );
         }
         let reasons = c.find_all(Locator::Css("li.b.removed .why")).await.unwrap();
         assert!(!reasons.is_empty());
@@ -232,42 +269,91 @@ fn report_renders_counts_filters_and_opens_page_views_in_chromium() {
         for r in &reasons {
             labels.push(r.text().await.unwrap());
         }
-        assert!(labels.iter().all(|l| l.starts_with("rule technews.example#article: ")), "{labels:?}");
-        assert!(labels.iter().any(|l| l.contains("remove `//div[contains(@class, 'ad-slot')]`")), "{labels:?}");
+        assert!(
+            labels
+                .iter()
+                .all(|l| l.starts_with("rule technews.example#article: ")),
+            "{labels:?}"
+        );
+        assert!(
+            labels
+                .iter()
+                .any(|l| l.contains("remove `//div[contains(@class, 'ad-slot')]`")),
+            "{labels:?}"
+        );
         // The cluster box names the main document and why it was chosen.
         if record["cluster"].is_string() {
             let cluster = text(&c, "#cluster").await;
-            assert!(cluster.contains(record["main"].as_str().unwrap()), "{cluster}");
+            assert!(
+                cluster.contains(record["main"].as_str().unwrap()),
+                "{cluster}"
+            );
         }
         // "only removed blocks" hides the kept ones.
-        c.find(Locator::Id("onlyRemoved")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("onlyRemoved"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         assert!(!kept[0].is_displayed().await.unwrap());
-        c.find(Locator::Id("onlyRemoved")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("onlyRemoved"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
 
         // Back to the index: the filter is still set (kept in the URL's hash).
-        c.find(Locator::Id("back")).await.unwrap().click().await.unwrap();
-        c.goto(&format!("{index}#method={}", "rules%3Atechnews.example%23article")).await.unwrap();
+        c.find(Locator::Id("back"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        c.goto(&format!(
+            "{index}#method={}",
+            "rules%3Atechnews.example%23article"
+        ))
+        .await
+        .unwrap();
         c.refresh().await.unwrap();
-        assert_eq!(shown(&c).await, count(&|p| p["method"] == "rules:technews.example#article"));
+        assert_eq!(
+            shown(&c).await,
+            count(&|p| p["method"] == "rules:technews.example#article")
+        );
 
         // A heuristic page's view: its kept blocks are exactly the page's text, and each
         // removed one says why with the signal's value.
         let heuristic = pages
             .iter()
-            .position(|p| p["path"].as_str().is_some_and(|m| m.ends_with("el-short-article-beside-grids.html")))
+            .position(|p| {
+                p["path"]
+                    .as_str()
+                    .is_some_and(|m| m.ends_with("el-short-article-beside-grids.html"))
+            })
             .expect("a page of the heuristic");
-        c.goto(&format!("file://{}", out.join(format!("report/pages/{heuristic}.html")).display()))
-            .await
-            .unwrap();
+        c.goto(&format!(
+            "file://{}",
+            out.join(format!("report/pages/{heuristic}.html")).display()
+        ))
+        .await
+        .unwrap();
         let mut lines = Vec::new();
         for k in c.find_all(Locator::Css("li.b.kept .t")).await.unwrap() {
             lines.push(k.text().await.unwrap());
         }
         let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-        assert_eq!(norm(&lines.join("\n")), norm(pages[heuristic]["text"].as_str().unwrap()));
+        assert_eq!(
+            norm(&lines.join("\n")),
+            norm(pages[heuristic]["text"].as_str().unwrap())
+        );
         let why = c.find_all(Locator::Css("li.b.removed .why")).await.unwrap();
         assert!(!why.is_empty());
-        c.screenshot().await.map(|png| save(&png, "report-page.png")).unwrap();
+        c.screenshot()
+            .await
+            .map(|png| save(&png, "report-page.png"))
+            .unwrap();
         c.close().await.unwrap();
     });
 }

@@ -16,7 +16,11 @@ fn sites_run(out: &Path, extra: &[&str]) {
         "--rules",
         "site-rules",
         "--manifest",
-        f.join("sites/manifest.jsonl").to_str().unwrap().to_string().leak(),
+        f.join("sites/manifest.jsonl")
+            .to_str()
+            .unwrap()
+            .to_string()
+            .leak(),
         "--out",
         out.to_str().unwrap().to_string().leak(),
         f.join("sites").to_str().unwrap().to_string().leak(),
@@ -35,19 +39,30 @@ fn report_of_an_earlier_run_with_and_without_its_inputs() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
     sites_run(&out, &[]);
-    assert!(!out.join("report").exists(), "a run without --report writes no report");
+    assert!(
+        !out.join("report").exists(),
+        "a run without --report writes no report"
+    );
     let pages = jsonl(&out.join("pages.jsonl"));
 
     // Without inputs: every page has a view with its kept text, no reasons.
     let o = run(&["report", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let index = read(&out.join("report/index.html"));
-    assert!(index.contains("\"traced\":0"), "no page traced without inputs");
+    assert!(
+        index.contains("\"traced\":0"),
+        "no page traced without inputs"
+    );
     for (i, p) in pages.iter().enumerate() {
         let view = read(&out.join(format!("report/pages/{i}.html")));
         assert!(view.contains("kept text only"));
         let first_line = p["text"].as_str().unwrap().lines().next().unwrap();
-        assert!(view.contains(&first_line.replace('&', "&amp;").replace('\'', "&#39;").replace('"', "&quot;")));
+        assert!(view.contains(
+            &first_line
+                .replace('&', "&amp;")
+                .replace('\'', "&#39;")
+                .replace('"', "&quot;")
+        ));
         assert!(!view.contains("class='why"));
     }
 
@@ -68,7 +83,14 @@ fn report_of_an_earlier_run_with_and_without_its_inputs() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains(&format!("report: {} pages ({} with reasons)", pages.len(), pages.len())), "{err}");
+    assert!(
+        err.contains(&format!(
+            "report: {} pages ({} with reasons)",
+            pages.len(),
+            pages.len()
+        )),
+        "{err}"
+    );
     let index = read(&out.join("report/index.html"));
     assert!(index.contains(&format!("\"traced\":{}", pages.len())));
     let i = pages
@@ -76,7 +98,12 @@ fn report_of_an_earlier_run_with_and_without_its_inputs() {
         .position(|p| p["method"] == "rules:technews.example#article")
         .unwrap();
     let view = read(&out.join(format!("report/pages/{i}.html")));
-    assert!(view.contains("rule technews.example#article: remove `//div[contains(@class, &#39;ad-slot&#39;)]`"), "{view}");
+    assert!(
+        view.contains(
+            "rule technews.example#article: remove `//div[contains(@class, &#39;ad-slot&#39;)]`"
+        ),
+        "{view}"
+    );
     assert!(view.contains("rule technews.example#article: outside content"));
     // Without the rules the re-extraction differs from the run, and the views say so.
     let o = run(&[
@@ -87,8 +114,12 @@ fn report_of_an_earlier_run_with_and_without_its_inputs() {
         f.join("sites").to_str().unwrap(),
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("extracted differently from pages.jsonl"), "{err}");
-    assert!(read(&out.join(format!("report/pages/{i}.html"))).contains("the text differs from pages.jsonl"));
+    assert!(
+        err.contains("extracted differently from pages.jsonl"),
+        "{err}"
+    );
+    assert!(read(&out.join(format!("report/pages/{i}.html")))
+        .contains("the text differs from pages.jsonl"));
 }
 
 #[test]
@@ -109,7 +140,10 @@ fn rules_try_html_writes_the_page_view() {
         "rules",
         "try",
         "--rule",
-        root().join("site-rules/technews.example.yaml").to_str().unwrap(),
+        root()
+            .join("site-rules/technews.example.yaml")
+            .to_str()
+            .unwrap(),
         "--url",
         "http://technews.example/news/data-centres-waste-heat.html",
         "--html",
@@ -118,7 +152,10 @@ fn rules_try_html_writes_the_page_view() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let view = read(&html);
-    assert!(view.contains("rule technews.example#article: remove `"), "{view}");
+    assert!(
+        view.contains("rule technews.example#article: remove `"),
+        "{view}"
+    );
     assert!(view.contains("class='b kept'"));
     assert!(view.contains("class='b removed'"));
     // An ad-hoc XPath is labelled as such.
@@ -134,7 +171,16 @@ fn rules_try_html_writes_the_page_view() {
     assert!(o.status.success());
     assert!(read(&html).contains("rule --xpath: outside content `//h1`"));
     // One view per file: two pages are refused.
-    let o = run(&["rules", "try", "--xpath", "//h1", "--html", html.to_str().unwrap(), page.to_str().unwrap(), page.to_str().unwrap()]);
+    let o = run(&[
+        "rules",
+        "try",
+        "--xpath",
+        "//h1",
+        "--html",
+        html.to_str().unwrap(),
+        page.to_str().unwrap(),
+        page.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -160,13 +206,35 @@ fn progress_bars_stay_off_a_pipe() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     assert!(!has_bar(&err), "{err:?}");
-    assert_eq!(err.lines().count(), 2, "the run's line and the report's: {err}");
-    let x = run(&["extract", f.join("sites").to_str().unwrap(), "-o", out.join("x.jsonl").to_str().unwrap()]);
+    assert_eq!(
+        err.lines().count(),
+        2,
+        "the run's line and the report's: {err}"
+    );
+    let x = run(&[
+        "extract",
+        f.join("sites").to_str().unwrap(),
+        "-o",
+        out.join("x.jsonl").to_str().unwrap(),
+    ]);
     assert!(x.status.success());
-    assert!(x.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&x.stderr));
-    let d = run(&["dedup", out.join("pages.jsonl").to_str().unwrap(), "-o", out.join("c.jsonl").to_str().unwrap()]);
+    assert!(
+        x.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&x.stderr)
+    );
+    let d = run(&[
+        "dedup",
+        out.join("pages.jsonl").to_str().unwrap(),
+        "-o",
+        out.join("c.jsonl").to_str().unwrap(),
+    ]);
     assert!(d.status.success());
-    assert!(d.stderr.is_empty(), "{:?}", String::from_utf8_lossy(&d.stderr));
+    assert!(
+        d.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&d.stderr)
+    );
 }
 
 #[test]

@@ -349,7 +349,8 @@ fn stage_spinner(stage: &str) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("valid template"),
+        indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            .expect("valid template"),
     );
     bar.set_message(stage.to_string());
     bar.enable_steady_tick(std::time::Duration::from_millis(120));

@@ -267,7 +267,14 @@ fn try_rule(
         let (kept, removed, text) = rules::try_xpaths(&page, &content, &remove);
         if let Some(html) = &html {
             let tried = super::report_cmd::tried_rule(&label, &kept, &removed);
-            super::report_cmd::write_try_view(html, page_path, url.as_deref(), &page, &tried, &text)?;
+            super::report_cmd::write_try_view(
+                html,
+                page_path,
+                url.as_deref(),
+                &page,
+                &tried,
+                &text,
+            )?;
         }
         for (label, tried) in [("content", kept), ("remove", removed)] {
             for t in tried {

@@ -136,7 +136,12 @@ mod tests {
             ..PassTrace::default()
         };
         let t = PageTrace {
-            passes: vec![p("all", 500), p("all", 10), p("structural", 40), p("off", 40)],
+            passes: vec![
+                p("all", 500),
+                p("all", 10),
+                p("structural", 40),
+                p("off", 40),
+            ],
             ..PageTrace::default()
         };
         let chosen = t.chosen_pass().unwrap();

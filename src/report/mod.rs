@@ -23,7 +23,7 @@ use std::path::Path;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::extract::{trace, title, Cascade, PageContext};
+use crate::extract::{title, trace, Cascade, PageContext};
 use crate::group::group_key;
 use crate::pipeline::{decode_and_parse, stream_pages};
 use crate::source;

@@ -68,11 +68,16 @@ pub fn render(view: &PageView, cluster: Option<&ClusterView>, back: Option<&str>
         ),
         (
             "template share",
-            view.template_ratio.map(|r| format!("{r:.3}")).unwrap_or_default(),
+            view.template_ratio
+                .map(|r| format!("{r:.3}"))
+                .unwrap_or_default(),
         ),
         ("container", view.container.clone().unwrap_or_default()),
         ("marks in use", view.pass.unwrap_or_default().to_string()),
-        ("empty because", view.empty_reason.clone().unwrap_or_default()),
+        (
+            "empty because",
+            view.empty_reason.clone().unwrap_or_default(),
+        ),
     ];
     for (k, v) in facts.iter().filter(|(_, v)| !v.is_empty()) {
         let _ = write!(h, "<dt>{k}</dt><dd data-fact='{k}'>{}</dd>", esc(v));
@@ -98,12 +103,19 @@ pub fn render(view: &PageView, cluster: Option<&ClusterView>, back: Option<&str>
             None => ("kept", ""),
             Some(r) => ("removed", r.kind),
         };
-        let _ = write!(h, "<li class='b {class}' data-kind='{kind}'><span class=tag>{}</span>", esc(&b.tag));
+        let _ = write!(
+            h,
+            "<li class='b {class}' data-kind='{kind}'><span class=tag>{}</span>",
+            esc(&b.tag)
+        );
         if let Some(r) = &b.reason {
             let _ = write!(h, "<span class='why k-{}'>{}</span>", r.kind, esc(&r.label));
         }
         if let Some(v) = b.value {
-            let _ = write!(h, "<span class=v title='block value in the chosen pass'>{v:+.1}</span>");
+            let _ = write!(
+                h,
+                "<span class=v title='block value in the chosen pass'>{v:+.1}</span>"
+            );
         }
         let _ = write!(h, "<div class=t>{}</div></li>", esc(&b.text));
     }

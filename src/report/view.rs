@@ -177,7 +177,11 @@ mod tests {
         let cascade = Cascade::local(HeuristicConfig::default());
         let mut pages = 0;
         let mut kinds = std::collections::BTreeSet::new();
-        for dir in ["layouts", "sites/technews.example/news", "sites/gazeta.example/stati"] {
+        for dir in [
+            "layouts",
+            "sites/technews.example/news",
+            "sites/gazeta.example/stati",
+        ] {
             for entry in std::fs::read_dir(root.join(dir)).unwrap() {
                 let path = entry.unwrap().path();
                 if path.extension().is_none_or(|e| e != "html") {
@@ -192,7 +196,12 @@ mod tests {
                 };
                 let (answer, tr) = trace::capture(|| cascade.answer(&parsed, &ctx));
                 let (plain, _) = cascade.extract(&parsed, &ctx);
-                assert_eq!(plain, answer.extracted, "{}: tracing changes nothing", path.display());
+                assert_eq!(
+                    plain,
+                    answer.extracted,
+                    "{}: tracing changes nothing",
+                    path.display()
+                );
                 let view = PageView::traced(&parsed.dom, &answer, &tr);
                 let kept: Vec<&str> = view
                     .blocks

@@ -149,7 +149,9 @@ impl Inbreeding {
         let found = self.template_mask(dom, url);
         crate::extract::trace::record(|t| match &found {
             Ok(mask) => t.masks.push(("style-inbreeding template", mask.clone())),
-            Err(why) => t.notes.push(format!("style-inbreeding did not apply: {why:?}")),
+            Err(why) => t
+                .notes
+                .push(format!("style-inbreeding did not apply: {why:?}")),
         });
         match found {
             Ok(mask) => Some(mask),

@@ -69,7 +69,11 @@ impl RuleSet {
             }
             rule.stats.count_matched();
             if rule.disabled {
-                super::explain::trace_fallback(file, rule, "disabled (a bad XPath, see `rules check`)");
+                super::explain::trace_fallback(
+                    file,
+                    rule,
+                    "disabled (a bad XPath, see `rules check`)",
+                );
                 rule.stats.count_failed(ctx.url);
                 return None;
             }
