@@ -193,6 +193,11 @@ fn report_renders_counts_filters_and_opens_page_views_in_chromium() {
             assert_eq!(number(&row), n.as_f64().unwrap(), "error {kind}");
         }
 
+        // Every rule of summary.json has its row.
+        let rules = summary["extractors"]["rules"]["per_rule"].as_object().unwrap();
+        let rows = c.find_all(Locator::Css("#rules tr[data-rule]")).await.unwrap();
+        assert_eq!(rows.len(), rules.len());
+
         // The list shows every page; the filters narrow it to what pages.jsonl says.
         assert_eq!(shown(&c).await, pages.len());
         let count = |f: &dyn Fn(&Value) -> bool| pages.iter().filter(|p| f(p)).count();

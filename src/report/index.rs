@@ -104,6 +104,7 @@ pub(super) fn render(summary: &Value, rows: &[Row]) -> String {
          <div><h2>Errors by kind</h2><table id=errors></table></div>\
          <div><h2>Timings (s)</h2><table id=timings></table></div></div>\
          <h2>Sites</h2><table id=sites></table>\
+         <h2>Rules</h2><table id=rules></table>\
          <h2>Pages</h2><div class=filters>\
          <label>site <select id=fSite></select></label>\
          <label>method <select id=fMethod></select></label>\

@@ -32,13 +32,27 @@
   kv('errors', S.errors, 'error');
   kv('timings', S.timings_s, 'stage');
 
+  // Rules: summary.json's per-rule counters (breakage = broke + errors).
+  const perRule = ((S.extractors || {}).rules || {}).per_rule || {};
+  const broke = (site) => Object.entries(perRule)
+    .filter(([k]) => k.split('#')[0].replace(/\.ya?ml$/, '') === site)
+    .reduce((n, [, r]) => n + (r.broke || 0) + (r.errors || 0), 0);
+  const ruleRows = Object.entries(perRule);
+  $('rules').innerHTML = ruleRows.length
+    ? '<tr><th>rule</th><th class=n>matched</th><th class=n>yielded</th><th class=n>broke</th><th class=n>errors</th><th class=n>mean words</th><th>broken on</th></tr>' +
+      ruleRows.map(([k, r]) => `<tr data-rule="${esc(k)}"><td>${esc(k)}</td><td class=n>${r.matched}</td><td class=n>${r.yielded}</td>` +
+        `<td class=n${r.broke ? ' style="color:#c00"' : ''}>${r.broke}</td><td class=n${r.errors ? ' style="color:#c00"' : ''}>${r.errors}</td>` +
+        `<td class=n>${r.mean_words == null ? '' : Math.round(r.mean_words)}</td>` +
+        `<td>${esc([...((r.examples || {}).broke || []), ...((r.examples || {}).errors || [])].join(' '))}</td></tr>`).join('')
+    : '<tr><td class=muted>no rules in this run</td></tr>';
+
   // Sites.
   const pct = (x) => (x == null ? '' : (100 * x).toFixed(1) + ' %');
   $('sites').innerHTML = '<tr><th>site</th><th class=n>pages</th><th class=n>errors</th><th class=n>empty</th>' +
-    '<th class=n>text kept</th><th class=n>template</th><th class=n>rule pages</th><th class=n>rule fallbacks</th><th>methods</th></tr>' +
+    '<th class=n>text kept</th><th class=n>template</th><th class=n>rule pages</th><th class=n>rules broke</th><th>methods</th></tr>' +
     D.sites.map((s) => `<tr><td><a href="#" data-site="${esc(s.site)}">${esc(s.site)}</a></td><td class=n>${s.pages}</td>` +
       `<td class=n>${s.errors}</td><td class=n>${s.empty}</td><td class=n>${pct(s.kept_share)}</td><td class=n>${pct(s.template_share)}</td>` +
-      `<td class=n>${s.rule_pages}</td><td class=n${s.rule_fallbacks ? ' style="color:#c00"' : ''}>${s.rule_fallbacks}</td>` +
+      `<td class=n>${s.rule_pages}</td><td class=n${broke(s.site) ? ' style="color:#c00"' : ''}>${broke(s.site) || s.rule_fallbacks}</td>` +
       `<td>${esc(Object.entries(s.methods).map(([m, n]) => `${m} ${n}`).join(', '))}</td></tr>`).join('');
   $('sites').addEventListener('click', (e) => {
     const a = e.target.closest('a[data-site]');
