@@ -28,6 +28,7 @@ pub mod group;
 pub mod normalize;
 pub mod page;
 pub mod pipeline;
+pub mod report;
 pub mod source;
 
 pub use error::{Error, Result};

@@ -19,6 +19,7 @@ use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
 mod fetch;
+mod report_cmd;
 mod rules_cmd;
 
 #[derive(Debug, Parser)]
@@ -88,6 +89,23 @@ enum Command {
         fetch: bool,
         #[command(flatten)]
         fetch_args: fetch::FetchArgs,
+        /// Also write DIR/report/index.html: summary, sites, and every page's kept and
+        /// removed blocks with the reason of each removal (the pages are extracted again
+        /// with tracing on).
+        #[arg(long)]
+        report: bool,
+    },
+    /// Write OUT_DIR/report/index.html for an earlier `run`. Give the run's inputs (and
+    /// its --rules, --cross-page…) to see removed blocks and their reasons; without them
+    /// the page views show the kept text only.
+    Report {
+        /// The run's output directory (pages.jsonl, clusters.jsonl, summary.json).
+        #[arg(value_name = "OUT_DIR")]
+        out: PathBuf,
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        rules: rules_cmd::RulesArgs,
     },
     /// Fetch URLs politely into a WARC file plus a manifest (resumable).
     Fetch {
@@ -316,10 +334,26 @@ fn progress_bar(len: Option<usize>) -> indicatif::ProgressBar {
     };
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{spinner} {pos}/{len} pages {per_sec} eta {eta} {wide_bar}",
+            "{spinner} {pos}/{len} pages {per_sec} eta {eta} {wide_bar} {msg}",
         )
         .expect("valid template"),
     );
+    bar
+}
+
+/// A spinner with the stage's name and the time spent, for stages without a page count
+/// (dedup); hidden when stderr is not a terminal.
+fn stage_spinner(stage: &str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            .expect("valid template"),
+    );
+    bar.set_message(stage.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
 }
 
@@ -398,6 +432,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             duplicates,
             fetch,
             fetch_args,
+            report,
         } => {
             dedup.apply(&mut config)?;
             let mut fetch_failed = 0;
@@ -426,6 +461,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "keep" => DuplicatePolicy::Keep,
                 _ => DuplicatePolicy::Mark,
             };
+            let again = report.then(|| source::Inputs {
+                files: inputs.files.clone(),
+                warcs: inputs.warcs.clone(),
+                errors: Vec::new(),
+            });
             let summary =
                 pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
             bar.finish_and_clear();
@@ -438,7 +478,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.dedup.as_ref().map_or(0, |d| d.duplicates),
                 out.display()
             );
+            if let Some(inputs) = &again {
+                let tracer = crate::report::Tracer {
+                    inputs,
+                    config: &config,
+                    cascade: &cascade,
+                };
+                report_cmd::write(&out, Some(tracer), &progress_bar(None))?;
+            }
             Ok(exit_for(summary.failed + fetch_failed))
+        }
+        Command::Report { out, input, rules } => {
+            let inputs = if input.paths.is_empty() && input.manifest.is_none() {
+                apply_input_flags(&input, &mut config);
+                None
+            } else {
+                Some(load_inputs(&input, &mut config)?)
+            };
+            let front = rules_cmd::front(&rules)?;
+            report_cmd::report_command(&out, inputs, &config, front, input.templates.as_deref())
         }
         Command::Dedup {
             files,
@@ -478,6 +536,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             let start = std::time::Instant::now();
+            let spinner = stage_spinner("dedup: reading and signing");
             let stats = if config.dedup.method.needs_stats() {
                 Some(std::sync::Arc::new(pipeline::collection_stats(&files)?))
             } else {
@@ -486,7 +545,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let signer = Signer::with_stats(&config.dedup, stats);
             let (docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
             let signed_at = start.elapsed();
+            spinner.set_message(format!("dedup: clustering {} documents", docs.len()));
             let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
+            spinner.finish_and_clear();
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;

@@ -86,6 +86,10 @@ pub enum RulesCommand {
         /// HTML files.
         #[arg(required = true)]
         pages: Vec<PathBuf>,
+        /// Also write the page's view (kept and removed blocks, each removal's XPath) as
+        /// a self-contained HTML file, as `thresher report` shows pages (one page).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Measure rule matching and application against the local heuristic (single thread).
     #[command(hide = true)]
@@ -118,7 +122,11 @@ pub fn run(command: RulesCommand, config: &Config) -> Result<ExitCode> {
             name,
             url,
             pages,
-        } => try_rule(xpath, remove, rule, name, url, pages),
+            html,
+        } => {
+            super::report_cmd::check_try_html(&html, &pages)?;
+            try_rule(xpath, remove, rule, name, url, pages, html)
+        }
         RulesCommand::Bench {
             rules,
             synthetic,
@@ -211,8 +219,10 @@ fn try_rule(
     name: Option<String>,
     url: Option<String>,
     pages: Vec<PathBuf>,
+    html: Option<PathBuf>,
 ) -> Result<ExitCode> {
     let mut set = None;
+    let mut label = "--xpath".to_string();
     if let Some(file) = &rule {
         let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
         let s = RuleSet::from_sources(vec![(file.clone(), text)]);
@@ -242,6 +252,7 @@ fn try_rule(
                 (None, None) => 0,
             };
         println!("rule {}#{}", f.name, f.rules[index].name);
+        label = format!("{}#{}", f.name, f.rules[index].name);
         let (c, r) = rules::rule_xpaths(&s, 0, index);
         content.splice(0..0, c);
         remove.splice(0..0, r);
@@ -254,6 +265,17 @@ fn try_rule(
         let page = load_page(page_path, url.as_deref())?;
         println!("== {}", page_path.display());
         let (kept, removed, text) = rules::try_xpaths(&page, &content, &remove);
+        if let Some(html) = &html {
+            let tried = super::report_cmd::tried_rule(&label, &kept, &removed);
+            super::report_cmd::write_try_view(
+                html,
+                page_path,
+                url.as_deref(),
+                &page,
+                &tried,
+                &text,
+            )?;
+        }
         for (label, tried) in [("content", kept), ("remove", removed)] {
             for t in tried {
                 match t.result {

@@ -368,7 +368,12 @@ impl Infholder {
 
     /// The page's template mask, counting the fall-back when there is none.
     pub fn page_mask(&self, dom: &PageDom, url: &str) -> Option<Vec<bool>> {
-        match self.template_mask(&block_vector(dom), url) {
+        let found = self.template_mask(&block_vector(dom), url);
+        crate::extract::trace::record(|t| match &found {
+            Ok(mask) => t.masks.push(("Infholder template", mask.clone())),
+            Err(why) => t.notes.push(format!("Infholder did not apply: {why}")),
+        });
+        match found {
             Ok(mask) => Some(mask),
             Err("no template") => {
                 self.no_template.fetch_add(1, Ordering::Relaxed);

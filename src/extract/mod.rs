@@ -11,6 +11,7 @@ pub mod infholder;
 pub mod prefix_sample;
 pub mod rules;
 pub mod title;
+pub mod trace;
 pub mod vocab;
 pub mod xml;
 pub mod xpath_fast;

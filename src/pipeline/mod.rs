@@ -108,6 +108,7 @@ pub fn run_pipeline(
     // Dedup: sign again with collection statistics when the method needs them, then
     // cluster near-duplicates and choose each cluster's main document.
     let dedup_start = Instant::now();
+    progress.set_message("dedup");
     if config.dedup.method.needs_stats() {
         sign_with_stats(&mut docs, &partial, &config.dedup)?;
     }
@@ -117,6 +118,7 @@ pub fn run_pipeline(
 
     // Write: clusters.jsonl, pages.jsonl (pass 2), summary.json.
     let write_start = Instant::now();
+    progress.set_message("writing pages.jsonl");
     write_clusters_file(&out_dir.join("clusters.jsonl"), &clusters, &docs)?;
     write_pages(
         &partial,

@@ -61,18 +61,24 @@ pub(super) fn first_content(pass: &Pass, values: &BlockValues, kept: &[(usize, &
     }
 }
 
-/// The answer: the kept blocks' texts, one line each. A paragraph said a second time is
-/// written once: pages that carry their article twice (a print or mobile copy beside the
-/// screen one, the lead story's teaser above it) would give it twice.
-pub(super) fn write_out(kept: &[(usize, &Block)], config: &HeuristicConfig) -> Extracted {
+/// A paragraph said a second time is written once: pages that carry their article twice
+/// (a print or mobile copy beside the screen one, the lead story's teaser above it) would
+/// give it twice.
+pub(super) fn without_repeats<'a>(
+    mut kept: Vec<(usize, &'a Block)>,
+    config: &HeuristicConfig,
+) -> Vec<(usize, &'a Block)> {
     let paragraph = |b: &Block| b.words >= REPEAT_PARAGRAPH_WORDS * config.min_content_words;
     let mut said = std::collections::HashSet::new();
+    kept.retain(|&(_, b)| !paragraph(b) || said.insert(b.text.clone()));
+    kept
+}
+
+/// The answer: the kept blocks' texts, one line each.
+pub(super) fn write_out(kept: &[(usize, &Block)]) -> Extracted {
     let mut text = String::new();
     let mut kept_words = 0u64;
     for (_, b) in kept {
-        if paragraph(b) && !said.insert(b.text.as_str()) {
-            continue;
-        }
         if !text.is_empty() {
             text.push('\n');
         }

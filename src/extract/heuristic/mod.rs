@@ -50,6 +50,7 @@
 
 mod cleanup;
 mod dated_posts;
+mod explain;
 mod features;
 mod groups;
 mod headline;
@@ -154,6 +155,7 @@ fn extract_pass(
         template,
         marks,
     };
+    explain::begin_pass(marks);
     if page.blocks.is_empty() {
         return empty(if page.frames > 0 {
             "page has no text of its own (only frames)"
@@ -204,8 +206,21 @@ fn extract_pass(
         &rails,
     );
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
+    let kept = cleanup::without_repeats(kept, config);
     let first = cleanup::first_content(&pass, &values, &kept);
-    cleanup::write_out(&kept[first..], config)
+    explain::end_pass(
+        &pass,
+        &values,
+        container,
+        &marked,
+        &in_siblings,
+        &in_dominant,
+        &in_comments,
+        &rails,
+        &kept,
+        first,
+    );
+    cleanup::write_out(&kept[first..])
 }
 
 /// An empty answer with its reason.

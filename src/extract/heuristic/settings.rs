@@ -248,7 +248,7 @@ pub(super) const TRACE_TEXT_CHARS: usize = 60;
 pub(super) const BYLINE_MAX_WORDS: u32 = 12;
 
 /// A paragraph that a page's copy repeats is at least this many times
-/// `min_content_words` long ([`super::cleanup::write_out`]): shorter lines ("Read more
+/// `min_content_words` long ([`super::cleanup::without_repeats`]): shorter lines ("Read more
 /// about our services") recur on a page by design. Session 5: 1× cost WCXB service
 /// and listing pages whose gold repeats such lines, 3× did not. Hand-set.
 pub(super) const REPEAT_PARAGRAPH_WORDS: u32 = 3;

@@ -146,7 +146,14 @@ impl Inbreeding {
 
     /// [`template_mask`](Self::template_mask), counting the fall-back when there is none.
     pub fn page_mask(&self, dom: &PageDom, url: &str) -> Option<Vec<bool>> {
-        match self.template_mask(dom, url) {
+        let found = self.template_mask(dom, url);
+        crate::extract::trace::record(|t| match &found {
+            Ok(mask) => t.masks.push(("style-inbreeding template", mask.clone())),
+            Err(why) => t
+                .notes
+                .push(format!("style-inbreeding did not apply: {why:?}")),
+        });
+        match found {
             Ok(mask) => Some(mask),
             Err(why) => {
                 let counter = match why {

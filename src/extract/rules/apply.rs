@@ -30,6 +30,7 @@ impl RuleSet {
     fn runtime_error(&self, file: &RuleFile, rule: &Rule, idx: usize, url: &str, err: &str) {
         rule.stats.count_failed(url);
         let x = &self.xpaths[idx];
+        super::explain::trace_fallback(file, rule, &format!("XPath `{}` {err}", x.expr));
         if !x.warned.swap(true, Ordering::Relaxed) {
             tracing::warn!(
                 "{}:{}:{}: rule `{}`: XPath `{}` {err} on {url}; such pages fall back to the next method",
@@ -68,6 +69,11 @@ impl RuleSet {
             }
             rule.stats.count_matched();
             if rule.disabled {
+                super::explain::trace_fallback(
+                    file,
+                    rule,
+                    "disabled (a bad XPath, see `rules check`)",
+                );
                 rule.stats.count_failed(ctx.url);
                 return None;
             }
@@ -82,6 +88,11 @@ impl RuleSet {
             let words = selection.words;
             if let Verdict::Broke { usual } = stats.verdict(words, rule.min_words, rule.min_ratio) {
                 stats.count_broke(ctx.url);
+                super::explain::trace_fallback(
+                    file,
+                    rule,
+                    &format!("broke: {words} words kept (usual {usual:?})"),
+                );
                 tracing::debug!(
                     "rules:{}#{} broke on {}: {words} words (usual {usual:?})",
                     file.name,
@@ -91,6 +102,7 @@ impl RuleSet {
                 return None;
             }
             stats.count_yield(words, ctx.url);
+            self.trace_answer(file, rule, &trees);
             let field = |idx: Option<usize>| {
                 idx.and_then(|i| self.eval_text(i, &trees))
                     .filter(|s| !s.is_empty())

@@ -51,6 +51,7 @@ mod compile;
 mod descendant;
 mod embedded_tests;
 mod eval;
+mod explain;
 mod load;
 mod lookup;
 mod schema;

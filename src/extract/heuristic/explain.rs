@@ -1,0 +1,167 @@
+//! The heuristic's side of the operator report (`crate::extract::trace`): after a pass
+//! has chosen its blocks, say for each block of the page why it was left out — the first
+//! of `cleanup::kept_blocks`' tests it fails (template, rail, outside the container,
+//! inside a marked element, link density), or trimmed as leading chrome, or dropped as
+//! thread-post chrome — with the block's value in the pass. Runs only when a trace is
+//! being recorded; it reads the pass's final state and decides nothing.
+
+use std::collections::HashSet;
+
+use super::features::link_density;
+use super::marks::Marks;
+use super::scoring::BlockValues;
+use super::Pass;
+use crate::extract::dom::{Block, ElemId, PageDom, NO_ELEM};
+use crate::extract::trace::{self, PassTrace, Reason};
+use crate::extract::vocab;
+
+/// A pass starts (pushed first, so that passes that end early are counted too).
+pub(super) fn begin_pass(marks: Marks) {
+    if !trace::enabled() {
+        return;
+    }
+    let marks = match marks {
+        Marks::All => "all",
+        Marks::Structural => "structural",
+        Marks::Off => "off",
+    };
+    trace::record(|t| {
+        t.passes.push(PassTrace {
+            marks,
+            ..PassTrace::default()
+        })
+    });
+}
+
+/// What the pass decided, block by block. `kept` are the blocks that passed
+/// `kept_blocks` and the post-chrome filter; those before `first` were trimmed.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn end_pass(
+    pass: &Pass,
+    values: &BlockValues,
+    container: ElemId,
+    marked: &[ElemId],
+    in_siblings: &[bool],
+    in_dominant: &[bool],
+    in_comments: &[bool],
+    rails: &[bool],
+    kept: &[(usize, &Block)],
+    first: usize,
+) {
+    if !trace::enabled() {
+        return;
+    }
+    let page = pass.page;
+    let trimmed: HashSet<usize> = kept[..first].iter().map(|&(i, _)| i).collect();
+    let written: HashSet<usize> = kept[first..].iter().map(|&(i, _)| i).collect();
+    let written_texts: HashSet<&str> = kept[first..]
+        .iter()
+        .map(|&(_, b)| b.text.as_str())
+        .collect();
+    let blocks = page
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let v = values.value(i, b);
+            let e = b.elem as usize;
+            let why = |kind, label: String| Some(Reason { kind, label });
+            let in_container = page.contains(container, b.elem);
+            let m = marked[e];
+            let reason = if written.contains(&i) {
+                None
+            } else if written_texts.contains(b.text.as_str()) && !pass.is_template(i) {
+                why(
+                    "repeat",
+                    "the same paragraph is written earlier on the page".into(),
+                )
+            } else if pass.is_template(i) {
+                why("template", "cross-page template".into())
+            } else if rails[e] {
+                why(
+                    "rail",
+                    "teaser rail: other stories beside the headline's article".into(),
+                )
+            } else if !(in_container || in_comments[e] || in_siblings[e]) {
+                why(
+                    "container",
+                    format!(
+                        "outside the content container {} (block value {v:.1})",
+                        describe(page, container)
+                    ),
+                )
+            } else if m != NO_ELEM
+                && ((in_siblings[e] && !in_container)
+                    || (m != container && page.contains(container, m) && !in_comments[e]))
+            {
+                why(
+                    "mark",
+                    format!("inside {}: {}", describe(page, m), mark_kind(page, m)),
+                )
+            } else if link_density(b) > pass.config.max_link_density && !in_dominant[e] {
+                why(
+                    "links",
+                    format!(
+                        "link density {:.2} > max_link_density {}",
+                        link_density(b),
+                        pass.config.max_link_density
+                    ),
+                )
+            } else if trimmed.contains(&i) {
+                why(
+                    "trim",
+                    format!("before the first content block (trim_edges; block value {v:.1})"),
+                )
+            } else {
+                why(
+                    "chrome",
+                    "thread-post chrome: the same short line recurs in most posts".into(),
+                )
+            };
+            (round1(v), reason)
+        })
+        .collect();
+    let kept_words = kept[first..].iter().map(|(_, b)| b.words as u64).sum();
+    let container = describe(page, container);
+    trace::record(|t| {
+        if let Some(p) = t.passes.last_mut() {
+            p.kept_words = kept_words;
+            p.container = Some(container);
+            p.blocks = blocks;
+        }
+    });
+}
+
+fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+/// `<div id class>` as the page has it (lower-cased).
+fn describe(page: &PageDom, e: ElemId) -> String {
+    let el = &page.elements[e as usize];
+    let attrs = el.id_class.trim();
+    if attrs.is_empty() {
+        format!("<{}>", el.tag)
+    } else {
+        format!("<{} \"{attrs}\">", el.tag)
+    }
+}
+
+/// Which of the marks an element carries (the first that applies, in `marks.rs`'s
+/// order); marks set by later steps (teaser lists, customer reviews) are the rest.
+fn mark_kind(page: &PageDom, e: ElemId) -> String {
+    let el = &page.elements[e as usize];
+    if vocab::is_boilerplate_tag(&el.tag) {
+        format!("boilerplate tag <{}>", el.tag)
+    } else if vocab::is_boilerplate_role(&el.role) {
+        format!("boilerplate role `{}`", el.role)
+    } else if vocab::is_overlay_name(&el.id_class) {
+        "overlay (consent banner, modal) by class/id".into()
+    } else if vocab::is_comment_name(&el.id_class) {
+        "comment section by class/id".into()
+    } else if vocab::is_boilerplate_name(&el.id_class) {
+        "boilerplate class/id vocabulary".into()
+    } else {
+        "teaser list, customer reviews or interface form".into()
+    }
+}
