@@ -26,7 +26,10 @@ fn main() {
     };
     let mut raw = Vec::new();
     open().read_to_end(&mut raw).expect("read");
-    let lines: Vec<&[u8]> = raw.split(|&b| b == b'\n').filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&[u8]> = raw
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
     let mut config = DedupConfig::default();
     config.normalize = "words".parse().expect("preset");
     config.threshold = 0.8;

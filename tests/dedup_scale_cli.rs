@@ -13,7 +13,13 @@ fn word(i: u64) -> String {
 /// changed in a different place each) among `singles` unrelated documents; ids say the
 /// group (`g3v1`). Written gzip-compressed when `gz`, with a blank line and an error
 /// record in between (skipped).
-fn corpus(dir: &std::path::Path, groups: u64, copies: u64, singles: u64, gz: bool) -> std::path::PathBuf {
+fn corpus(
+    dir: &std::path::Path,
+    groups: u64,
+    copies: u64,
+    singles: u64,
+    gz: bool,
+) -> std::path::PathBuf {
     let mut lines = Vec::new();
     for g in 0..groups {
         let base: Vec<String> = (0..300).map(|i| word(g * 1_000_003 + i)).collect();
@@ -26,7 +32,9 @@ fn corpus(dir: &std::path::Path, groups: u64, copies: u64, singles: u64, gz: boo
         }
     }
     for s in 0..singles {
-        let w: Vec<String> = (0..300).map(|i| word(9_000_000_000 + s * 1_000_003 + i)).collect();
+        let w: Vec<String> = (0..300)
+            .map(|i| word(9_000_000_000 + s * 1_000_003 + i))
+            .collect();
         lines.push(serde_json::json!({"id": format!("s{s}"), "text": w.join(" ")}));
     }
     lines.push(serde_json::json!({"id": "bad", "error": "fetch failed"}));
@@ -70,12 +78,26 @@ fn second_pass_gives_the_same_clusters_as_shingles_in_memory() {
         assert_eq!(in_memory.len(), 200, "one cluster per planted group");
         for c in &in_memory {
             let members = c["members"].as_array().unwrap();
-            let group = c["main"].as_str().unwrap().split('v').next().unwrap().to_string();
+            let group = c["main"]
+                .as_str()
+                .unwrap()
+                .split('v')
+                .next()
+                .unwrap()
+                .to_string();
             assert_eq!(members.len(), 4, "{c}");
-            assert!(members.iter().all(|m| m.as_str().unwrap().starts_with(&format!("{group}v"))), "{c}");
+            assert!(
+                members
+                    .iter()
+                    .all(|m| m.as_str().unwrap().starts_with(&format!("{group}v"))),
+                "{c}"
+            );
         }
         let (reread, err) = dedup(&["--shingle-memory", "0", docs]);
-        assert!(err.contains("read again"), "the budget of 0 MB must force a second pass: {err}");
+        assert!(
+            err.contains("read again"),
+            "the budget of 0 MB must force a second pass: {err}"
+        );
         assert_eq!(reread, in_memory, "gz {gz}");
     }
 }
@@ -104,18 +126,36 @@ fn a_file_changed_between_the_passes_is_an_error_not_wrong_clusters() {
 fn itemsets_mode_finds_groups_reports_their_itemset_and_ignores_input_order() {
     let dir = tempfile::tempdir().unwrap();
     let docs = corpus(dir.path(), 30, 2, 300, false);
-    let (clusters, err) = dedup(&["--mode", "itemsets", "--threshold", "0.8", docs.to_str().unwrap()]);
+    let (clusters, err) = dedup(&[
+        "--mode",
+        "itemsets",
+        "--threshold",
+        "0.8",
+        docs.to_str().unwrap(),
+    ]);
     assert!(err.contains("maximal frequent itemsets"), "{err}");
     assert_eq!(clusters.len(), 30, "{clusters:?}");
     let support = thresher::dedup::itemsets::default_support(128, 0.8);
     for c in &clusters {
         let main = c["main"].as_str().unwrap();
         let group = main.split('v').next().unwrap();
-        let members: Vec<&str> = c["members"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let members: Vec<&str> = c["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
         assert_eq!(members.len(), 3, "{c}");
-        assert!(members.iter().all(|m| m.starts_with(&format!("{group}v"))), "{c}");
+        assert!(
+            members.iter().all(|m| m.starts_with(&format!("{group}v"))),
+            "{c}"
+        );
         let itemset = c["itemset"].as_array().expect("itemset reported");
-        assert!(itemset.len() >= support && itemset.len() <= 128, "{} elements", itemset.len());
+        assert!(
+            itemset.len() >= support && itemset.len() <= 128,
+            "{} elements",
+            itemset.len()
+        );
     }
     // Reversed input: the same clusters, the same mains.
     let text = std::fs::read_to_string(&docs).unwrap();
@@ -123,9 +163,21 @@ fn itemsets_mode_finds_groups_reports_their_itemset_and_ignores_input_order() {
     lines.reverse();
     let reversed = dir.path().join("reversed.jsonl");
     std::fs::write(&reversed, lines.join("\n")).unwrap();
-    let (again, _) = dedup(&["--mode", "itemsets", "--threshold", "0.8", reversed.to_str().unwrap()]);
+    let (again, _) = dedup(&[
+        "--mode",
+        "itemsets",
+        "--threshold",
+        "0.8",
+        reversed.to_str().unwrap(),
+    ]);
     assert_eq!(again, clusters);
     // A support above the sketch size finds nothing.
-    let (none, _) = dedup(&["--mode", "itemsets", "--itemset-support", "129", docs.to_str().unwrap()]);
+    let (none, _) = dedup(&[
+        "--mode",
+        "itemsets",
+        "--itemset-support",
+        "129",
+        docs.to_str().unwrap(),
+    ]);
     assert!(none.is_empty());
 }

@@ -135,7 +135,9 @@ impl std::str::FromStr for ClusterMode {
             "components" => Ok(ClusterMode::Components),
             "strict" => Ok(ClusterMode::Strict),
             "itemsets" => Ok(ClusterMode::Itemsets),
-            _ => Err(format!("unknown cluster mode `{s}` (strict, components, itemsets)")),
+            _ => Err(format!(
+                "unknown cluster mode `{s}` (strict, components, itemsets)"
+            )),
         }
     }
 }

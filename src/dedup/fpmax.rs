@@ -18,7 +18,12 @@ use std::collections::HashMap;
 /// each sorted ascending; order of the result: by first item, then lexicographically.
 pub fn maximal_itemsets(transactions: &[(Vec<u32>, u32)], min_support: u32) -> Vec<Vec<u32>> {
     let mut found = Found::default();
-    mine(transactions.to_vec(), &mut Vec::new(), min_support.max(1), &mut found);
+    mine(
+        transactions.to_vec(),
+        &mut Vec::new(),
+        min_support.max(1),
+        &mut found,
+    );
     // FPmax never inserts a subset of an earlier set; a superset of an earlier set cannot
     // come later either, but the final sweep keeps the result maximal whatever happens.
     let sets = found.sets;
@@ -108,7 +113,11 @@ fn mine(db: Vec<(Vec<u32>, u32)>, head: &mut Vec<u32>, min: u32, found: &mut Fou
     }
     // The tree's order: descending support, then item.
     items.sort_unstable_by(|a, b| sup[b].cmp(&sup[a]).then(a.cmp(b)));
-    let pos: HashMap<u32, u32> = items.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect();
+    let pos: HashMap<u32, u32> = items
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| (x, i as u32))
+        .collect();
     // Project onto the frequent items, as positions in that order; merge equal paths.
     let mut proj: Vec<(Vec<u32>, u32)> = db
         .into_iter()
@@ -128,7 +137,11 @@ fn mine(db: Vec<(Vec<u32>, u32)>, head: &mut Vec<u32>, min: u32, found: &mut Fou
     });
     // A single path: every transaction is a prefix of the longest; all its items are
     // frequent, so head + path is the one maximal itemset of this branch.
-    let longest = proj.iter().max_by_key(|t| t.0.len()).map(|t| &t.0).expect("non-empty");
+    let longest = proj
+        .iter()
+        .max_by_key(|t| t.0.len())
+        .map(|t| &t.0)
+        .expect("non-empty");
     if proj.iter().all(|(t, _)| longest.starts_with(t)) {
         let mut set = head.clone();
         set.extend(longest.iter().map(|&p| items[p as usize]));
@@ -229,14 +242,22 @@ mod tests {
                 })
                 .collect();
             let min = 2 + (next() % 6) as u32;
-            assert_eq!(maximal_itemsets(&db, min), brute(&db, min, n), "round {round} min {min} {db:?}");
+            assert_eq!(
+                maximal_itemsets(&db, min),
+                brute(&db, min, n),
+                "round {round} min {min} {db:?}"
+            );
         }
     }
 
     #[test]
     fn thousands_of_identical_transactions_are_one_path() {
         let copies: Vec<u32> = (0..3000).collect();
-        let db = vec![(copies.clone(), 128), (vec![5000, 5001], 120), (vec![1, 5000], 3)];
+        let db = vec![
+            (copies.clone(), 128),
+            (vec![5000, 5001], 120),
+            (vec![1, 5000], 3),
+        ];
         assert_eq!(maximal_itemsets(&db, 100), vec![copies, vec![5000, 5001]]);
     }
 }

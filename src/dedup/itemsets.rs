@@ -80,10 +80,18 @@ pub(super) fn find<E>(
         .collect();
     drop(weighted);
     // Real similarities to each itemset's main (its best rank).
-    let mut involved: Vec<usize> = itemsets.iter().flatten().map(|&r| order[r as usize]).collect();
+    let mut involved: Vec<usize> = itemsets
+        .iter()
+        .flatten()
+        .map(|&r| order[r as usize])
+        .collect();
     involved.sort_unstable();
     involved.dedup();
-    let sets: HashMap<usize, Vec<u64>> = involved.iter().copied().zip(load_sets(&involved)?).collect();
+    let sets: HashMap<usize, Vec<u64>> = involved
+        .iter()
+        .copied()
+        .zip(load_sets(&involved)?)
+        .collect();
     let sim = |a: usize, b: usize| config.measure.similarity(&sets[&a], &sets[&b]);
     let mut by_main: Vec<&Vec<u32>> = itemsets.iter().collect();
     by_main.sort_by_key(|s| (s[0], s.len()));
@@ -146,7 +154,9 @@ pub(super) fn find<E>(
         clusters: clusters.len(),
         duplicates: clusters
             .iter()
-            .map(|c| c.members.len() - 1 - c.members.iter().filter(|m| c.shared.contains(&m.0)).count())
+            .map(|c| {
+                c.members.len() - 1 - c.members.iter().filter(|m| c.shared.contains(&m.0)).count()
+            })
             .sum(),
         shared_members: {
             let mut s: Vec<usize> = clusters.iter().flat_map(|c| c.shared.clone()).collect();

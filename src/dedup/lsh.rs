@@ -148,7 +148,11 @@ mod tests {
     #[test]
     fn sorting_in_parts_gives_the_same_candidates() {
         let keys: Vec<Vec<u64>> = (0..3000u64)
-            .map(|d| (0..8).map(|b| crate::dedup::minhash::mix64(b * 1000 + d % 700)).collect())
+            .map(|d| {
+                (0..8)
+                    .map(|b| crate::dedup::minhash::mix64(b * 1000 + d % 700))
+                    .collect()
+            })
             .collect();
         let whole = candidates_in_parts(&keys, usize::MAX);
         assert!(!whole.0.is_empty() || !whole.1.is_empty());

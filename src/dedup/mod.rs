@@ -286,7 +286,10 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
         Ok(needed
             .par_iter()
             .map(|&i| {
-                let mut set = docs[i].signature.as_ref().map_or_else(Vec::new, |s| s.shingles.clone());
+                let mut set = docs[i]
+                    .signature
+                    .as_ref()
+                    .map_or_else(Vec::new, |s| s.shingles.clone());
                 set.sort_unstable();
                 set.dedup();
                 set

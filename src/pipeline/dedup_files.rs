@@ -41,7 +41,11 @@ pub fn dedup_files(
     let rereadable = files
         .iter()
         .all(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file()));
-    let budget = if rereadable { shingle_bytes } else { usize::MAX };
+    let budget = if rereadable {
+        shingle_bytes
+    } else {
+        usize::MAX
+    };
     let (docs, skipped, second_pass) = read_and_sign_within(files, signer, budget)?;
     let sign_seconds = start.elapsed().as_secs_f64();
     let (clusters, stats) = if second_pass {

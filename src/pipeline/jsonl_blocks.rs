@@ -100,7 +100,8 @@ fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> st
         }
         let rest = buf.split_off(cut);
         let data = std::mem::replace(&mut buf, rest);
-        let lines = memchr::memchr_iter(b'\n', &data).count() + usize::from(data.last() != Some(&b'\n'));
+        let lines =
+            memchr::memchr_iter(b'\n', &data).count() + usize::from(data.last() != Some(&b'\n'));
         let first_line = line;
         line += lines;
         if !send(Block { first_line, data }) {

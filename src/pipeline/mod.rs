@@ -42,11 +42,11 @@ use crate::page::ErrorRecord;
 use crate::source;
 
 pub use clusters::{write_clusters, ClusterRecord};
+pub use dedup_files::{dedup_files, DedupFiles, DEFAULT_SHINGLE_MB};
 pub use extract::{decode_and_parse, extract_all, extract_page};
 pub use learn::{build_cascade, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;
-pub use dedup_files::{dedup_files, DedupFiles, DEFAULT_SHINGLE_MB};
 pub use sign::{collection_stats, read_and_sign, read_and_sign_within, reread_shingle_sets};
 pub use stream::stream_pages;
 pub use summary::Summary;

@@ -186,7 +186,11 @@ pub fn reread_shingle_sets(
                     });
                 }
             }
-            sets.par_extend(wanted.par_iter().map(|(_, (_, text))| signer.shingle_set(text)));
+            sets.par_extend(
+                wanted
+                    .par_iter()
+                    .map(|(_, (_, text))| signer.shingle_set(text)),
+            );
             Ok(())
         })?;
     }
