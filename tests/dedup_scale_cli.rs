@@ -171,6 +171,17 @@ fn itemsets_mode_finds_groups_reports_their_itemset_and_ignores_input_order() {
         reversed.to_str().unwrap(),
     ]);
     assert_eq!(again, clusters);
+    // Itemsets mine MinHash sketches: a lexical method is a usage error, not silence.
+    let out = run(&[
+        "dedup",
+        "--mode",
+        "itemsets",
+        "--method",
+        "tf",
+        docs.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--method minhash"));
     // A support above the sketch size finds nothing.
     let (none, _) = dedup(&[
         "--mode",

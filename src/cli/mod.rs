@@ -288,6 +288,12 @@ impl DedupArgs {
         if self.overlap {
             d.overlap = true;
         }
+        if d.mode == ClusterMode::Itemsets && d.method != Method::Minhash {
+            return Err(Error::Config(format!(
+                "--mode itemsets mines the documents' bottom-k sketches: it needs --method minhash, not {:?}",
+                d.method
+            )));
+        }
         Ok(())
     }
 }
