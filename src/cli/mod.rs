@@ -67,6 +67,10 @@ enum Command {
         /// Print the LSH parameters and the candidate-probability curve, then the run's counters.
         #[arg(long)]
         explain: bool,
+        /// Keep the documents' shingles in memory up to this many MB; past it they are
+        /// dropped and the documents to verify are read again (a second pass).
+        #[arg(long, default_value_t = pipeline::DEFAULT_SHINGLE_MB)]
+        shingle_memory: usize,
     },
     /// The whole pipeline: extract, dedup, choose main documents.
     Run {
@@ -199,9 +203,15 @@ struct DedupArgs {
     /// Similarity measure: jaccard, dice, containment.
     #[arg(long)]
     measure: Option<Measure>,
-    /// Clusters: `strict` (every member similar to the main) or `components`.
+    /// Clusters: `strict` (every member similar to the main), `components`, or
+    /// `itemsets` (documents sharing `--itemset-support` elements of their bottom-k
+    /// sketches: maximal frequent itemsets, FPmax).
     #[arg(long)]
     mode: Option<ClusterMode>,
+    /// Mode itemsets: sketch elements all documents of a cluster must share (default
+    /// from the threshold: two standard deviations below the mean at the threshold).
+    #[arg(long)]
+    itemset_support: Option<usize>,
     /// Main-document criteria in order, e.g. `fetched_at,popularity,boilerplate`.
     #[arg(long)]
     main_order: Option<MainOrder>,
@@ -261,6 +271,9 @@ impl DedupArgs {
         if let Some(m) = self.mode {
             d.mode = m;
         }
+        if let Some(n) = self.itemset_support {
+            d.itemset_support = Some(n);
+        }
         if let Some(o) = &self.main_order {
             d.main_order = o.clone();
         }
@@ -292,6 +305,12 @@ impl DedupArgs {
         }
         if self.overlap {
             d.overlap = true;
+        }
+        if d.mode == ClusterMode::Itemsets && d.method != Method::Minhash {
+            return Err(Error::Config(format!(
+                "--mode itemsets mines the documents' bottom-k sketches: it needs --method minhash, not {:?}",
+                d.method
+            )));
         }
         Ok(())
     }
@@ -503,6 +522,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             dedup: args,
             output,
             explain,
+            shingle_memory,
         } => {
             args.apply(&mut config)?;
             let banding = config.dedup.banding();
@@ -515,6 +535,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     } else {
                         " (not verified)"
                     }
+                );
+            } else if explain && config.dedup.mode == ClusterMode::Itemsets {
+                let k = config.dedup.sketch_len();
+                eprintln!(
+                    "itemsets: bottom-k sketches of {k}; a cluster's documents share at least {} of their elements (maximal frequent itemsets)",
+                    config.dedup.itemset_support.unwrap_or_else(|| dedup::itemsets::default_support(k, config.dedup.threshold))
                 );
             } else if explain && config.dedup.sketch == Sketch::BottomK {
                 eprintln!(
@@ -536,18 +562,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             let start = std::time::Instant::now();
-            let spinner = stage_spinner("dedup: reading and signing");
+            let spinner = stage_spinner("dedup: reading, signing and clustering");
             let stats = if config.dedup.method.needs_stats() {
                 Some(std::sync::Arc::new(pipeline::collection_stats(&files)?))
             } else {
                 None
             };
             let signer = Signer::with_stats(&config.dedup, stats);
-            let (docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
-            let signed_at = start.elapsed();
-            spinner.set_message(format!("dedup: clustering {} documents", docs.len()));
-            let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
+            let run = pipeline::dedup_files(
+                &files,
+                &config.dedup,
+                &signer,
+                shingle_memory.saturating_mul(1 << 20),
+            )?;
             spinner.finish_and_clear();
+            let (docs, skipped, clusters, stats) = (run.docs, run.skipped, run.clusters, run.stats);
+            let signed_at = std::time::Duration::from_secs_f64(run.sign_seconds);
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;
@@ -569,6 +599,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     stats.shared_members,
                     start.elapsed().as_secs_f64()
                 );
+                if run.second_pass {
+                    eprintln!("shingles over --shingle-memory {shingle_memory} MB: dropped, and the candidates' texts read again");
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

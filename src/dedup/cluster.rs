@@ -123,6 +123,9 @@ pub enum ClusterMode {
     Components,
     #[default]
     Strict,
+    /// Maximal frequent itemsets of the documents' bottom-k sketches (seed 000):
+    /// documents that all share a number of sketch elements (`dedup::itemsets`).
+    Itemsets,
 }
 
 impl std::str::FromStr for ClusterMode {
@@ -131,7 +134,10 @@ impl std::str::FromStr for ClusterMode {
         match s {
             "components" => Ok(ClusterMode::Components),
             "strict" => Ok(ClusterMode::Strict),
-            _ => Err(format!("unknown cluster mode `{s}` (strict, components)")),
+            "itemsets" => Ok(ClusterMode::Itemsets),
+            _ => Err(format!(
+                "unknown cluster mode `{s}` (strict, components, itemsets)"
+            )),
         }
     }
 }

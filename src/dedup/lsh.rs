@@ -55,16 +55,52 @@ pub const MAX_BUCKET_ALL_PAIRS: usize = 64;
 /// `(i, j)`, `i < j`, of buckets of at most [`MAX_BUCKET_ALL_PAIRS`] documents (sorted,
 /// free of repeats) and the larger buckets themselves (each sorted, deduplicated).
 /// Documents are numbered by rank, so the result depends only on the set of documents.
+///
+/// The (key, document) entries are sorted in parts of at most [`ENTRIES_PER_PART`], each
+/// part taking the keys of one range of values: a million documents with 25 band keys
+/// would otherwise hold 400 MB of entries at once. Buckets never straddle parts, so the
+/// result is the same.
 pub fn candidates<K: AsRef<[u64]>>(keys: &[K]) -> (Vec<(u32, u32)>, Vec<Vec<u32>>) {
-    let mut entries: Vec<(u64, u32)> = keys
-        .iter()
-        .enumerate()
-        .flat_map(|(doc, ks)| ks.as_ref().iter().map(move |&k| (k, doc as u32)))
-        .collect();
-    entries.sort_unstable();
-    entries.dedup();
+    candidates_in_parts(keys, ENTRIES_PER_PART)
+}
+
+fn candidates_in_parts<K: AsRef<[u64]>>(
+    keys: &[K],
+    per_part: usize,
+) -> (Vec<(u32, u32)>, Vec<Vec<u32>>) {
+    let total: usize = keys.iter().map(|k| k.as_ref().len()).sum();
+    let parts = total.div_ceil(per_part.max(1)).max(1) as u64;
     let mut pairs = Vec::new();
     let mut big: Vec<Vec<u32>> = Vec::new();
+    for part in 0..parts {
+        // Keys are hashes: their top bits split them evenly.
+        let in_part = |k: u64| ((k as u128 * parts as u128) >> 64) as u64 == part;
+        let mut entries: Vec<(u64, u32)> = keys
+            .iter()
+            .enumerate()
+            .flat_map(|(doc, ks)| {
+                ks.as_ref()
+                    .iter()
+                    .filter(move |&&k| in_part(k))
+                    .map(move |&k| (k, doc as u32))
+            })
+            .collect();
+        entries.sort_unstable();
+        entries.dedup();
+        bucket_pairs(&entries, &mut pairs, &mut big);
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    big.sort_unstable();
+    big.dedup();
+    (pairs, big)
+}
+
+/// Entries sorted at once by [`candidates`] (16 bytes each: 64 MB).
+pub const ENTRIES_PER_PART: usize = 4 << 20;
+
+/// Pairs of the small buckets and the large buckets of sorted `(key, doc)` entries.
+fn bucket_pairs(entries: &[(u64, u32)], pairs: &mut Vec<(u32, u32)>, big: &mut Vec<Vec<u32>>) {
     for bucket in entries.chunk_by(|a, b| a.0 == b.0) {
         if bucket.len() < 2 {
             continue;
@@ -79,11 +115,6 @@ pub fn candidates<K: AsRef<[u64]>>(keys: &[K]) -> (Vec<(u32, u32)>, Vec<Vec<u32>
             big.push(bucket.iter().map(|e| e.1).collect());
         }
     }
-    pairs.sort_unstable();
-    pairs.dedup();
-    big.sort_unstable();
-    big.dedup();
-    (pairs, big)
 }
 
 #[cfg(test)]
@@ -112,5 +143,20 @@ mod tests {
         let (pairs, big) = candidates(&many);
         assert!(pairs.is_empty());
         assert_eq!(big, vec![(0..100).collect::<Vec<u32>>()]);
+    }
+
+    #[test]
+    fn sorting_in_parts_gives_the_same_candidates() {
+        let keys: Vec<Vec<u64>> = (0..3000u64)
+            .map(|d| {
+                (0..8)
+                    .map(|b| crate::dedup::minhash::mix64(b * 1000 + d % 700))
+                    .collect()
+            })
+            .collect();
+        let whole = candidates_in_parts(&keys, usize::MAX);
+        assert!(!whole.0.is_empty() || !whole.1.is_empty());
+        assert_eq!(candidates_in_parts(&keys, 1000), whole);
+        assert_eq!(candidates_in_parts(&keys, 997), whole);
     }
 }

@@ -4,6 +4,8 @@
 
 pub mod cluster;
 pub mod eval;
+pub mod fpmax;
+pub mod itemsets;
 pub mod lexical;
 pub mod lsh;
 pub mod minhash;
@@ -88,6 +90,9 @@ pub struct DedupConfig {
     /// that belong first to another cluster (clusters then overlap). Without it they
     /// are named in the cluster's `shared` field only.
     pub overlap: bool,
+    /// Mode `itemsets`: sketch elements a cluster's documents must all share (default
+    /// from `threshold` and `num_perm`, see [`itemsets::default_support`]).
+    pub itemset_support: Option<usize>,
 }
 
 impl Default for DedupConfig {
@@ -107,6 +112,7 @@ impl Default for DedupConfig {
             supershingles: None,
             verify: true,
             overlap: false,
+            itemset_support: None,
         }
     }
 }
@@ -146,6 +152,8 @@ pub struct Signer {
     sketch: Sketch,
     sample_mod: u64,
     lexical: Option<lexical::LexicalSigner>,
+    /// Mode `itemsets`: the candidate keys are the bottom-k sketch itself.
+    itemsets: bool,
 }
 
 impl Signer {
@@ -168,7 +176,14 @@ impl Signer {
             sample_mod: config.sample_mod,
             lexical: (config.method != Method::Minhash)
                 .then(|| lexical::LexicalSigner::new(config.method, config.normalize, stats)),
+            itemsets: config.mode == ClusterMode::Itemsets,
         }
+    }
+
+    /// The sorted, deduplicated shingle set of `text`, as verification compares it
+    /// (what [`find_clusters_with_sets`] asks for).
+    pub fn shingle_set(&self, text: &str) -> Vec<u64> {
+        shingle::shingles(&self.normalizer, text, &self.shingle)
     }
 
     /// `None` for a text without words.
@@ -201,6 +216,7 @@ impl Signer {
             &shingles
         };
         let band_keys = match self.sketch {
+            _ if self.itemsets => minhash::bottom_k(input, self.num_perm),
             Sketch::Oph => self
                 .banding
                 .keys(&minhash::signature(input, self.num_perm)?),
@@ -238,6 +254,8 @@ pub struct Cluster {
     pub shared: Vec<usize>,
     /// Why the main was chosen.
     pub reason: String,
+    /// Mode `itemsets`: the sketch elements every member shares (empty in other modes).
+    pub itemset: Vec<u64>,
 }
 
 /// Counters of one dedup run (for `summary.json` and `--explain`).
@@ -262,8 +280,37 @@ pub struct DedupStats {
     pub rows: usize,
 }
 
-/// Find the clusters among `docs`.
+/// Find the clusters among `docs`, verifying on the shingles kept in their signatures.
 pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, DedupStats) {
+    let from_signatures = |needed: &[usize]| -> Result<Vec<Vec<u64>>, std::convert::Infallible> {
+        Ok(needed
+            .par_iter()
+            .map(|&i| {
+                let mut set = docs[i]
+                    .signature
+                    .as_ref()
+                    .map_or_else(Vec::new, |s| s.shingles.clone());
+                set.sort_unstable();
+                set.dedup();
+                set
+            })
+            .collect())
+    };
+    match find_clusters_with_sets(docs, config, from_signatures) {
+        Ok(found) => found,
+        Err(never) => match never {},
+    }
+}
+
+/// Find the clusters among `docs`, asking `load_sets` for the sorted, deduplicated
+/// shingle sets of the documents to verify (indices into `docs`, ascending; one set
+/// each, in that order) once the candidates are known — so that a large run need not
+/// keep every document's shingles in memory (`pipeline::dedup_files` re-reads them).
+pub fn find_clusters_with_sets<E>(
+    docs: &[DocEntry],
+    config: &DedupConfig,
+    load_sets: impl FnOnce(&[usize]) -> Result<Vec<Vec<u64>>, E>,
+) -> Result<(Vec<Cluster>, DedupStats), E> {
     // Rank documents by the main order (key last): nothing below depends on input order,
     // and a lower rank is always the better main candidate.
     let mut order: Vec<usize> = (0..docs.len())
@@ -275,6 +322,9 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
             .compare(&docs[a].meta, &docs[b].meta)
             .then(a.cmp(&b))
     });
+    if config.mode == ClusterMode::Itemsets {
+        return itemsets::find(docs, config, &order, load_sets);
+    }
     let threshold = config.threshold;
     let keys: Vec<&[u64]> = order
         .iter()
@@ -290,17 +340,15 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
         .collect();
     involved.sort_unstable();
     involved.dedup();
-    let sets: std::collections::HashMap<u32, Vec<u64>> = involved
-        .par_iter()
-        .map(|&r| {
-            let raw = &docs[order[r as usize]].signature.as_ref().unwrap().shingles;
-            let mut set = raw.clone();
-            set.sort_unstable();
-            set.dedup();
-            (r, set)
-        })
-        .collect();
+    let mut by_doc: Vec<(usize, u32)> = involved.iter().map(|&r| (order[r as usize], r)).collect();
+    by_doc.sort_unstable();
     drop(involved);
+    let needed: Vec<usize> = by_doc.iter().map(|p| p.0).collect();
+    let loaded = load_sets(&needed)?;
+    drop(needed);
+    let sets: std::collections::HashMap<u32, Vec<u64>> =
+        by_doc.iter().map(|p| p.1).zip(loaded).collect();
+    drop(by_doc);
     let sim = |a: u32, b: u32| config.measure.similarity(&sets[&a], &sets[&b]);
     let signature = |r: u32| docs[order[r as usize]].signature.as_ref().unwrap();
     // Whether a candidate pair is an edge, with its similarity, and whether the real
@@ -428,6 +476,7 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
                 })
                 .collect()
         }
+        ClusterMode::Itemsets => unreachable!("handled above"),
         ClusterMode::Components => {
             let mut uf = cluster::UnionFind::new(n);
             for &(a, b, _) in &edges {
@@ -477,7 +526,7 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
         bands: banding.bands,
         rows: banding.rows,
     };
-    (clusters, stats)
+    Ok((clusters, stats))
 }
 
 /// A cluster record: members sorted main first, then by key; the reason compares the
@@ -528,6 +577,7 @@ fn make_cluster(
         members,
         shared,
         reason,
+        itemset: Vec::new(),
     }
 }
 

@@ -26,6 +26,9 @@ pub struct ClusterRecord<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub shared: Vec<&'a str>,
     pub reason: &'a str,
+    /// Mode `itemsets`: the sketch elements (hex) all members share.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub itemset: Vec<String>,
 }
 
 /// Write clusters as JSONL.
@@ -56,6 +59,7 @@ pub fn write_clusters(
                 .map(|&m| docs[m].meta.key.as_str())
                 .collect(),
             reason: &c.reason,
+            itemset: c.itemset.iter().map(|e| format!("{e:016x}")).collect(),
         };
         write_json(out, &rec, out_path)?;
     }

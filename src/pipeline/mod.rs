@@ -10,6 +10,9 @@
 //! - `pages.rs`: `run`'s `pages.jsonl` (pass 1 to a temporary file, pass 2 with the
 //!   cluster fields);
 //! - `sign.rs`: signing records read back from JSONL (`dedup`, lexical methods);
+//! - `jsonl_blocks.rs`: JSONL read in blocks of lines by a thread of its own;
+//! - `dedup_files.rs`: `thresher dedup` in bounded memory (shingles dropped past a
+//!   budget, candidates' texts read again);
 //! - `clusters.rs`: `clusters.jsonl`;
 //! - `summary.rs`: `summary.json`'s counters and timings;
 //! - `output.rs`: output files, JSON lines, rounding.
@@ -17,7 +20,9 @@
 //! Dedup itself (clusters and their mains) is `crate::dedup::find_clusters`.
 
 mod clusters;
+mod dedup_files;
 mod extract;
+mod jsonl_blocks;
 mod learn;
 mod output;
 mod pages;
@@ -37,11 +42,12 @@ use crate::page::ErrorRecord;
 use crate::source;
 
 pub use clusters::{write_clusters, ClusterRecord};
+pub use dedup_files::{dedup_files, DedupFiles, DEFAULT_SHINGLE_MB};
 pub use extract::{decode_and_parse, extract_all, extract_page};
 pub use learn::{build_cascade, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;
-pub use sign::{collection_stats, read_and_sign};
+pub use sign::{collection_stats, read_and_sign, read_and_sign_within, reread_shingle_sets};
 pub use stream::stream_pages;
 pub use summary::Summary;
 

@@ -1,0 +1,139 @@
+//! Reading JSONL files (plain or `.gz`) in blocks of whole lines on a thread of their
+//! own, so that decompression overlaps the parsing and signing of the block before
+//! (issue 15 item 6). Measured with `examples/read_profile.rs` on dedup-dev (73 MB,
+//! one core): gzip 0.17 s, JSON parsing 0.07 s, signing 0.38 s; reading line by line
+//! into a fresh `Vec` per line and parsing 1,024 lines at a time left the decompression
+//! serial and the other core idle while it ran.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// Bytes per block (about 2,000 documents of 2 KB): large enough to keep every worker
+/// busy, small enough that two blocks in flight cost little memory.
+pub const BLOCK_BYTES: usize = 4 << 20;
+
+/// Whole lines of one file, with the number of the first one (1-based).
+pub struct Block {
+    pub first_line: usize,
+    pub data: Vec<u8>,
+}
+
+impl Block {
+    /// The lines of the block with their numbers (without the `\n`).
+    pub fn lines(&self) -> Vec<(usize, &[u8])> {
+        let mut out = Vec::with_capacity(self.data.len() / 1024 + 1);
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', &self.data) {
+            out.push((self.first_line + out.len(), &self.data[start..end]));
+            start = end + 1;
+        }
+        if start < self.data.len() {
+            out.push((self.first_line + out.len(), &self.data[start..]));
+        }
+        out
+    }
+}
+
+/// Call `f` with each block of `file` in order. The file is read and decompressed by a
+/// second thread, at most two blocks ahead; an error of `f` stops the reading.
+pub fn for_each_block(file: &Path, mut f: impl FnMut(Block) -> Result<()>) -> Result<()> {
+    let reader = open(file)?;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Block>>(2);
+        scope.spawn(move || {
+            let mut reader = reader;
+            if let Err(e) = read_blocks(&mut *reader, |b| tx.send(Ok(b)).is_ok()) {
+                let _ = tx.send(Err(Error::io(file, e)));
+            }
+        });
+        for block in rx {
+            f(block?)?;
+        }
+        Ok(())
+    })
+}
+
+fn open(file: &Path) -> Result<Box<dyn Read + Send>> {
+    let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
+    Ok(if file.extension().is_some_and(|e| e == "gz") {
+        Box::new(flate2::read::MultiGzDecoder::new(f))
+    } else {
+        Box::new(f)
+    })
+}
+
+/// Cut `reader` into blocks of whole lines; `send` returns false when nobody listens.
+fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> std::io::Result<()> {
+    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK_BYTES + (1 << 16));
+    let mut line = 1;
+    let mut eof = false;
+    while !eof {
+        // Fill to at least BLOCK_BYTES and one line end (a line may be longer than a block).
+        let mut searched = 0;
+        let cut = loop {
+            if buf.len() >= BLOCK_BYTES {
+                if let Some(p) = memchr::memrchr(b'\n', &buf[searched..]) {
+                    break searched + p + 1;
+                }
+                searched = buf.len();
+            }
+            let old = buf.len();
+            buf.resize(old + (1 << 16), 0);
+            let n = match reader.read(&mut buf[old..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                    buf.truncate(old);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            buf.truncate(old + n);
+            if n == 0 {
+                eof = true;
+                break buf.len();
+            }
+        };
+        if cut == 0 {
+            break;
+        }
+        let rest = buf.split_off(cut);
+        let data = std::mem::replace(&mut buf, rest);
+        let lines =
+            memchr::memchr_iter(b'\n', &data).count() + usize::from(data.last() != Some(&b'\n'));
+        let first_line = line;
+        line += lines;
+        if !send(Block { first_line, data }) {
+            return Ok(());
+        }
+        buf.reserve(BLOCK_BYTES + (1 << 16));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_keep_whole_lines_and_their_numbers() {
+        // Lines longer and shorter than a block, without a final newline.
+        let long = "x".repeat(BLOCK_BYTES + 10);
+        let text = format!("a\n{long}\nb\n\nc");
+        let mut got = Vec::new();
+        read_blocks(&mut text.as_bytes(), |b| {
+            for (n, l) in b.lines() {
+                got.push((n, String::from_utf8(l.to_vec()).unwrap()));
+            }
+            true
+        })
+        .unwrap();
+        let want: Vec<(usize, String)> = text
+            .split('\n')
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.to_string()))
+            .collect();
+        assert_eq!(got, want);
+    }
+}
