@@ -184,7 +184,8 @@ struct DedupArgs {
     /// Clusters: `strict` (every member similar to the main) or `components`.
     #[arg(long)]
     mode: Option<ClusterMode>,
-    /// Main-document criteria in order, e.g. `fetched_at,popularity,boilerplate`.
+    /// Main-document criteria in order, e.g. `published,fetched_at,popularity,boilerplate`
+    /// (the default).
     #[arg(long)]
     main_order: Option<MainOrder>,
     /// Candidate keys: `minhash` (default) or a lexical signature: md5, tf, tfidf, tfridf,
@@ -209,6 +210,10 @@ struct DedupArgs {
     /// when they belong first to another cluster (clusters overlap).
     #[arg(long)]
     overlap: bool,
+    /// Do not treat documents sharing a canonical URL (`<link rel=canonical>`) as the
+    /// same document.
+    #[arg(long)]
+    no_canonical: bool,
 }
 
 impl DedupArgs {
@@ -274,6 +279,9 @@ impl DedupArgs {
         }
         if self.overlap {
             d.overlap = true;
+        }
+        if self.no_canonical {
+            d.canonical = false;
         }
         Ok(())
     }
@@ -484,9 +492,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None
             };
             let signer = Signer::with_stats(&config.dedup, stats);
-            let (docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
+            let (mut docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
             let signed_at = start.elapsed();
-            let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
+            let template_dates = dedup::template_dates::forget_template_dates(&mut docs);
+            let (clusters, mut stats) = dedup::find_clusters(&docs, &config.dedup);
+            stats.template_dates = template_dates;
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;
