@@ -51,13 +51,19 @@ impl Published {
         })
     }
 
-    /// Earlier first: by instant when both have one, else by day (a day alone does not
-    /// say which hour; the same day is a tie, left to the next criterion).
+    /// Earlier first. The key is (day, instant): the UTC day of an instant, the day as
+    /// written for a date alone; on one day, dates with a time come before the date alone
+    /// (which may be any hour of it), and two dates alone are a tie, left to the next
+    /// criterion. A key, not "compare instants when both have one", because sorting needs
+    /// a total order (that rule is not transitive across a date-only document).
     pub fn cmp_time(&self, other: &Published) -> Ordering {
-        match (self.instant, other.instant) {
-            (Some(a), Some(b)) => a.cmp(&b),
-            _ => self.date.cmp(&other.date),
-        }
+        let key = |p: &Published| {
+            (
+                p.instant.map_or(p.date, |t| t.date_naive()),
+                p.instant.map_or(i64::MAX, |t| t.timestamp()),
+            )
+        };
+        key(self).cmp(&key(other))
     }
 
     fn show(&self) -> String {
@@ -250,11 +256,15 @@ mod tests {
         let (i, reason) = order.choose(&[&a, &b]);
         assert_eq!(i, 1);
         assert!(reason.ends_with("(next unknown)"), "{reason}");
-        // Same day, one without time: a tie on published; fetch time decides.
+        // Same day, neither with a time: a tie on published; fetch time decides.
         a.published = Published::parse("2024-12-10");
+        b.published = Published::parse("2024-12-10");
         let (i, reason) = order.choose(&[&a, &b]);
         assert_eq!(i, 0);
         assert_eq!(reason, "same published 2024-12-10; earliest fetched_at 2025-01-01T00:00:00Z");
+        // On one day, the date with a time comes first.
+        b.published = Published::parse("2024-12-10T23:00:00Z");
+        assert_eq!(order.choose(&[&a, &b]).0, 1);
         // Both with instants: the earlier instant, even when the written day is later.
         a.published = Published::parse("2024-12-11T01:00:00+09:00");
         b.published = Published::parse("2024-12-10T20:00:00Z");
