@@ -73,21 +73,17 @@ fn is_boilerplate(tag: &str, attrs: &[html5ever::Attribute]) -> bool {
     if matches!(tag, "nav" | "aside" | "footer") {
         return true;
     }
-    let names = format!(
-        "{} {}",
-        attr(attrs, "id").unwrap_or(""),
-        attr(attrs, "class").unwrap_or("")
-    )
-    .to_lowercase();
-    names
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|t| {
-            matches!(
-                t,
-                "comment" | "comments" | "sidebar" | "related" | "widget" | "footer" | "nav"
-                    | "menu" | "latest" | "recent"
-            )
+    // Token by token, without building a lower-cased copy (this runs for every element).
+    ["id", "class"].iter().filter_map(|n| attr(attrs, n)).any(|v| {
+        v.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| {
+            [
+                "comment", "comments", "sidebar", "related", "widget", "footer", "nav", "menu",
+                "latest", "recent",
+            ]
+            .iter()
+            .any(|w| t.eq_ignore_ascii_case(w))
         })
+    })
 }
 
 /// Text of a subtree, whitespace collapsed (iterative; scripts and styles skipped).
@@ -191,17 +187,17 @@ pub fn collect(tree: &RcDom) -> Facts {
             "style" | "noscript" | "template" => continue,
             _ => {}
         }
-        let marks = format!(
-            "{} {} {}",
-            a("class").unwrap_or(""),
-            a("id").unwrap_or(""),
-            itemprop.as_deref().unwrap_or("")
-        )
-        .to_ascii_lowercase();
         let is_time = tag == "time"
             || (matches!(itemprop.as_deref(), Some("datepublished" | "datecreated"))
                 && (a("datetime").is_some() || a("content").is_some()));
         if is_time && facts.times.len() < 64 {
+            let marks = format!(
+                "{} {} {}",
+                a("class").unwrap_or(""),
+                a("id").unwrap_or(""),
+                itemprop.as_deref().unwrap_or("")
+            )
+            .to_ascii_lowercase();
             facts.times.push(TimeFact {
                 datetime: a("datetime").or_else(|| a("content")).map(collapse),
                 text: text_of(&node, 200),

@@ -6,8 +6,9 @@
 use whatlang::{Detector, Lang};
 
 /// Characters of the text given to whatlang: the first few paragraphs say the language
-/// as well as the whole article, and the cost stays bounded on long pages.
-const MAX_CHARS: usize = 3000;
+/// as well as the whole article, and the cost stays bounded on long pages. 1,500 and
+/// 3,000 both give 888 of 888 on daniel-dev; the shorter costs half.
+const MAX_CHARS: usize = 1500;
 
 /// Below this many letters a text says too little; the title and description are added.
 const MIN_LETTERS: usize = 40;
