@@ -95,6 +95,10 @@ pub struct ExtractRecord {
     /// When the text is empty: why.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub empty_reason: Option<String>,
+    /// Publication date, language, canonical URL, author, site name, description
+    /// (`extract::metadata`), written after the fields above.
+    #[serde(flatten)]
+    pub metadata: crate::extract::metadata::Metadata,
 }
 
 /// The record of a page that failed, as written into the JSONL outputs.

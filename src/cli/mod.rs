@@ -212,7 +212,8 @@ struct DedupArgs {
     /// from the threshold: two standard deviations below the mean at the threshold).
     #[arg(long)]
     itemset_support: Option<usize>,
-    /// Main-document criteria in order, e.g. `fetched_at,popularity,boilerplate`.
+    /// Main-document criteria in order, e.g. `published,fetched_at,popularity,boilerplate`
+    /// (the default).
     #[arg(long)]
     main_order: Option<MainOrder>,
     /// Candidate keys: `minhash` (default) or a lexical signature: md5, tf, tfidf, tfridf,
@@ -237,6 +238,10 @@ struct DedupArgs {
     /// when they belong first to another cluster (clusters overlap).
     #[arg(long)]
     overlap: bool,
+    /// Do not treat documents sharing a canonical URL (`<link rel=canonical>`) as the
+    /// same document.
+    #[arg(long)]
+    no_canonical: bool,
 }
 
 impl DedupArgs {
@@ -305,6 +310,9 @@ impl DedupArgs {
         }
         if self.overlap {
             d.overlap = true;
+        }
+        if self.no_canonical {
+            d.canonical = false;
         }
         if d.mode == ClusterMode::Itemsets && d.method != Method::Minhash {
             return Err(Error::Config(format!(

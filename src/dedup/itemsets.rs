@@ -137,7 +137,9 @@ pub(super) fn find<E>(
     let mut clusters: Vec<Cluster> = found
         .into_iter()
         .map(|(main, members, shared, common)| {
-            let mut c = make_cluster(docs, main, members, shared, 0, config);
+            // Canonical URLs join pairs in the strict and components modes only.
+            let no_canonical_pairs = Default::default();
+            let mut c = make_cluster(docs, main, members, shared, 0, config, &no_canonical_pairs);
             c.itemset = common;
             c
         })
@@ -145,6 +147,7 @@ pub(super) fn find<E>(
         .collect();
     clusters.sort_by(|a, b| docs[a.main].meta.key.cmp(&docs[b.main].meta.key));
     let stats = DedupStats {
+        template_dates: 0,
         documents: docs.len(),
         signed: order.len(),
         candidate_pairs: 0,

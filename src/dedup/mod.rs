@@ -2,6 +2,7 @@
 //! pairs → verification on the real similarity of the full shingle sets → clusters →
 //! main document per cluster.
 
+pub mod canonical;
 pub mod cluster;
 pub mod eval;
 pub mod fpmax;
@@ -10,6 +11,7 @@ pub mod lexical;
 pub mod lsh;
 pub mod minhash;
 pub mod shingle;
+pub mod template_dates;
 
 use rayon::prelude::*;
 
@@ -93,6 +95,13 @@ pub struct DedupConfig {
     /// Mode `itemsets`: sketch elements a cluster's documents must all share (default
     /// from `threshold` and `num_perm`, see [`itemsets::default_support`]).
     pub itemset_support: Option<usize>,
+    /// Documents sharing a canonical URL (`dedup/canonical.rs`) are the same document
+    /// when their similarity is at least `canonical_min_similarity` (`--no-canonical`).
+    pub canonical: bool,
+    /// Hand-set: a print or AMP copy of an article keeps most of its shingles (≥ 0.5);
+    /// different articles of one site share almost none (< 0.1); 0.3 lies between, so
+    /// a canonical tag pointing at the wrong page does not merge two articles.
+    pub canonical_min_similarity: f64,
 }
 
 impl Default for DedupConfig {
@@ -113,6 +122,8 @@ impl Default for DedupConfig {
             verify: true,
             overlap: false,
             itemset_support: None,
+            canonical: true,
+            canonical_min_similarity: 0.3,
         }
     }
 }
@@ -278,6 +289,8 @@ pub struct DedupStats {
     pub shared_members: usize,
     pub bands: usize,
     pub rows: usize,
+    /// Publication dates ignored as their site template's (`template_dates.rs`).
+    pub template_dates: usize,
 }
 
 /// Find the clusters among `docs`, verifying on the shingles kept in their signatures.
@@ -332,9 +345,16 @@ pub fn find_clusters_with_sets<E>(
         .collect();
     let (pairs, big) = lsh::candidates(&keys);
     drop(keys);
+    let canon_pairs: Vec<(u32, u32)> = if config.canonical {
+        let ranked: Vec<&DocMeta> = order.iter().map(|&i| &docs[i].meta).collect();
+        canonical::pairs(&ranked)
+    } else {
+        Vec::new()
+    };
     // The sorted, deduplicated shingle sets of the documents that will be verified.
     let mut involved: Vec<u32> = pairs
         .iter()
+        .chain(canon_pairs.iter())
         .flat_map(|&(a, b)| [a, b])
         .chain(big.iter().flatten().copied())
         .collect();
@@ -419,6 +439,25 @@ pub fn find_clusters_with_sets<E>(
         }
     }
     drop(memo);
+    // Canonical URLs: pairs the shingles did not make edges become edges when similar
+    // enough; they are remembered (as document pairs) for the clusters' reasons.
+    let mut by_canonical: std::collections::HashSet<(usize, usize)> = Default::default();
+    if !canon_pairs.is_empty() {
+        let known: std::collections::HashSet<(u32, u32)> =
+            edges.iter().map(|e| (e.0.min(e.1), e.0.max(e.1))).collect();
+        for &(a, b) in &canon_pairs {
+            if known.contains(&(a, b)) {
+                continue;
+            }
+            let s = sim(a, b);
+            verifications += 1;
+            if s >= config.canonical_min_similarity {
+                edges.push((a, b, s as f32));
+                let (x, y) = (order[a as usize], order[b as usize]);
+                by_canonical.insert((x.min(y), x.max(y)));
+            }
+        }
+    }
     edges.sort_unstable_by_key(|e| (e.0, e.1));
     edges.dedup_by_key(|e| (e.0, e.1));
     let n = order.len();
@@ -471,8 +510,17 @@ pub fn find_clusters_with_sets<E>(
                         .collect();
                     let main = doc_of(star.main);
                     let main_degree = degree[by_rank[star.main as usize] as usize];
-                    (members.len() >= 2)
-                        .then(|| make_cluster(docs, main, members, shared, main_degree, config))
+                    (members.len() >= 2).then(|| {
+                        make_cluster(
+                            docs,
+                            main,
+                            members,
+                            shared,
+                            main_degree,
+                            config,
+                            &by_canonical,
+                        )
+                    })
                 })
                 .collect()
         }
@@ -496,7 +544,15 @@ pub fn find_clusters_with_sets<E>(
                             (order[r as usize], s)
                         })
                         .collect();
-                    make_cluster(docs, order[main as usize], members, Vec::new(), 0, config)
+                    make_cluster(
+                        docs,
+                        order[main as usize],
+                        members,
+                        Vec::new(),
+                        0,
+                        config,
+                        &by_canonical,
+                    )
                 })
                 .collect()
         }
@@ -525,6 +581,7 @@ pub fn find_clusters_with_sets<E>(
         },
         bands: banding.bands,
         rows: banding.rows,
+        template_dates: 0,
     };
     Ok((clusters, stats))
 }
@@ -538,6 +595,7 @@ fn make_cluster(
     shared: Vec<usize>,
     main_degree: u32,
     config: &DedupConfig,
+    by_canonical: &std::collections::HashSet<(usize, usize)>,
 ) -> Cluster {
     members.sort_by(|a, b| {
         (a.0 != main)
@@ -569,6 +627,30 @@ fn make_cluster(
         "not a near-duplicate of any better main; its members belong first to other clusters"
             .to_string()
     };
+    // Members that are in the cluster through a shared canonical URL, not their shingles.
+    let own_ids: Vec<usize> = members
+        .iter()
+        .map(|m| m.0)
+        .filter(|m| !shared.contains(m))
+        .collect();
+    let joined = own_ids
+        .iter()
+        .filter(|&&m| {
+            m != main
+                && own_ids
+                    .iter()
+                    .any(|&o| o != m && by_canonical.contains(&(m.min(o), m.max(o))))
+        })
+        .count();
+    let reason = if joined > 0 {
+        let url = own_ids
+            .iter()
+            .find_map(|&m| docs[m].meta.canonical.clone())
+            .unwrap_or_default();
+        format!("{reason}; {joined} joined by shared canonical URL {url}")
+    } else {
+        reason
+    };
     let mut shared = shared;
     shared.sort_by(|&a, &b| docs[a].meta.key.cmp(&docs[b].meta.key));
     Cluster {
@@ -597,6 +679,7 @@ mod tests {
                 fetched_at: Some(format!("2025-01-{day:02}T00:00:00Z").parse().unwrap()),
                 popularity: 0.0,
                 boilerplate_ratio: 0.0,
+                ..DocMeta::default()
             },
             signature: signer.sign(text),
         }
@@ -654,6 +737,7 @@ mod tests {
                     fetched_at: None,
                     popularity: 0.0,
                     boilerplate_ratio: 0.0,
+                    ..DocMeta::default()
                 },
                 signature: sig.clone(),
             })

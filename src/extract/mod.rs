@@ -8,6 +8,7 @@ pub mod dom;
 pub mod heuristic;
 pub mod inbreeding;
 pub mod infholder;
+pub mod metadata;
 pub mod prefix_sample;
 pub mod rules;
 pub mod title;

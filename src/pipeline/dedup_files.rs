@@ -46,9 +46,10 @@ pub fn dedup_files(
     } else {
         usize::MAX
     };
-    let (docs, skipped, second_pass) = read_and_sign_within(files, signer, budget)?;
+    let (mut docs, skipped, second_pass) = read_and_sign_within(files, signer, budget)?;
     let sign_seconds = start.elapsed().as_secs_f64();
-    let (clusters, stats) = if second_pass {
+    let template_dates = dedup::template_dates::forget_template_dates(&mut docs);
+    let (clusters, mut stats) = if second_pass {
         tracing::info!(
             "shingles of {} documents exceed {} MB: reading the candidates' texts again",
             docs.len(),
@@ -60,6 +61,7 @@ pub fn dedup_files(
     } else {
         dedup::find_clusters(&docs, config)
     };
+    stats.template_dates = template_dates;
     Ok(DedupFiles {
         docs,
         clusters,

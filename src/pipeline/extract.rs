@@ -4,7 +4,7 @@
 
 use crate::config::Config;
 use crate::error::Result;
-use crate::extract::{dom, title, Cascade, PageContext};
+use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
 use crate::source::{self, charset};
@@ -70,13 +70,24 @@ pub fn extract_page(
     } else {
         1.0 - found.kept_words.min(visible) as f64 / visible as f64
     };
+    let title = answer
+        .title
+        .unwrap_or_else(|| title::page_title(&parsed.dom, Some(&page.url)));
+    let metadata = metadata::extract(
+        &parsed,
+        &metadata::MetaInputs {
+            url: &page.url,
+            title: &title,
+            text: &found.text,
+            rules_date: answer.date.as_deref(),
+            fetched_at: page.fetched_at,
+        },
+    );
     Ok(ExtractRecord {
         path: page.path.clone(),
         url: page.url.clone(),
         group,
-        title: answer
-            .title
-            .unwrap_or_else(|| title::page_title(&parsed.dom, Some(&page.url))),
+        title,
         text: found.text,
         method: answer.method,
         date: answer.date,
@@ -86,6 +97,7 @@ pub fn extract_page(
         template_ratio: found.template_ratio,
         charset: decoded.label(),
         empty_reason: found.empty_reason,
+        metadata,
     })
 }
 

@@ -118,7 +118,9 @@ pub fn run_pipeline(
     if config.dedup.method.needs_stats() {
         sign_with_stats(&mut docs, &partial, &config.dedup)?;
     }
-    let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
+    let template_dates = dedup::template_dates::forget_template_dates(&mut docs);
+    let (clusters, mut stats) = dedup::find_clusters(&docs, &config.dedup);
+    stats.template_dates = template_dates;
     summary.time_stage("dedup", dedup_start);
     summary.dedup = Some(stats);
 

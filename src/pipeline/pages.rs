@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::choose_main::DocMeta;
+use crate::choose_main::{DocMeta, Published};
 use crate::config::Config;
+use crate::dedup::canonical::{canonical_key, url_key};
 use crate::dedup::{Cluster, DocEntry, Signer};
 use crate::error::{Error, Result};
 use crate::extract::Cascade;
@@ -76,6 +77,16 @@ pub(super) fn extract_pages(
                             fetched_at: record.fetched_at,
                             popularity: record.popularity,
                             boilerplate_ratio: record.boilerplate_ratio,
+                            published: record
+                                .metadata
+                                .published
+                                .as_deref()
+                                .and_then(Published::parse),
+                            canonical: canonical_key(
+                                record.metadata.canonical_url.as_deref(),
+                                Some(&record.url),
+                            ),
+                            url_key: url_key(&record.url),
                         },
                         signature,
                     });

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::choose_main::DocMeta;
+use crate::choose_main::{DocMeta, Published};
+use crate::dedup::canonical::{canonical_key, url_key};
 use crate::dedup::{self, DedupConfig, DocEntry, Signer};
 use crate::error::{Error, Result};
 
@@ -35,6 +36,11 @@ struct DedupInput {
     boilerplate_ratio: Option<f64>,
     #[serde(default)]
     error: Option<serde_json::Value>,
+    /// ISO 8601 publication date (`extract`'s `published`).
+    #[serde(default)]
+    published: Option<String>,
+    #[serde(default)]
+    canonical_url: Option<String>,
 }
 
 fn open_jsonl(file: &Path) -> Result<Box<dyn BufRead>> {
@@ -231,6 +237,9 @@ fn parse_doc(file: &Path, n: usize, line: &[u8]) -> Result<Option<(DocMeta, Stri
             fetched_at: rec.fetched_at,
             popularity: rec.popularity.unwrap_or(0.0),
             boilerplate_ratio: rec.boilerplate_ratio.unwrap_or(0.0),
+            published: rec.published.as_deref().and_then(Published::parse),
+            canonical: canonical_key(rec.canonical_url.as_deref(), rec.url.as_deref()),
+            url_key: rec.url.as_deref().and_then(url_key),
         },
         rec.text.unwrap_or_default(),
     )))
