@@ -37,6 +37,14 @@ pub struct Cli {
     /// YAML configuration file overlaying the defaults (see ARCHITECTURE.md).
     #[arg(long, global = true)]
     config: Option<PathBuf>,
+    /// Stop the run at the Nth failed record (outputs are then not written; errors.jsonl
+    /// is). Default: unlimited.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_errors: Option<u64>,
+    /// Where failed records go, one JSON line each (default: `run` → OUT/errors.jsonl;
+    /// `-o FILE.jsonl` → FILE.errors.jsonl beside it; standard output → none).
+    #[arg(long, global = true, value_name = "FILE")]
+    errors: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -285,6 +293,10 @@ pub fn main() -> ExitCode {
     init_logging(cli.verbose);
     match run(cli) {
         Ok(code) => code,
+        Err(e @ Error::TooManyErrors { .. }) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
@@ -374,12 +386,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
+            let errors_path = cli.errors.or_else(|| pipeline::errors_path_beside(output.as_deref()));
+            let mut log = error_log(errors_path.as_deref(), cli.max_errors)?;
             let summary = pipeline::run_extract(
-                inputs, &config, &cascade, learn, &mut *out, &out_name, &bar,
-            )?;
+                inputs, &config, &cascade, learn, &mut out, &out_name, &bar, &mut log,
+            );
+            let summary = finish_error_log(log, summary)?;
+            out.commit()?;
             bar.finish_and_clear();
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
-            Ok(exit_for(summary.failed))
+            Ok(exit_for(summary.failed + no_pages(summary.pages)))
         }
         Command::Fetch {
             url_args,
@@ -426,8 +442,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "keep" => DuplicatePolicy::Keep,
                 _ => DuplicatePolicy::Mark,
             };
-            let summary =
-                pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
+            let errors_path = cli.errors.unwrap_or_else(|| out.join("errors.jsonl"));
+            let mut log = error_log(Some(&errors_path), cli.max_errors)?;
+            let summary = pipeline::run_pipeline(
+                inputs, &config, &cascade, learn, &out, policy, &bar, &mut log,
+            );
+            let summary = finish_error_log(log, summary)?;
             bar.finish_and_clear();
             eprintln!(
                 "{} pages ({} failed) in {:.2} s, {} clusters, {} duplicates → {}",
@@ -438,7 +458,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.dedup.as_ref().map_or(0, |d| d.duplicates),
                 out.display()
             );
-            Ok(exit_for(summary.failed + fetch_failed))
+            Ok(exit_for(summary.failed + fetch_failed + no_pages(summary.pages)))
         }
         Command::Dedup {
             files,
@@ -484,14 +504,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None
             };
             let signer = Signer::with_stats(&config.dedup, stats);
-            let (docs, skipped) = pipeline::read_and_sign(&files, &signer)?;
+            let errors_path = cli.errors.or_else(|| pipeline::errors_path_beside(output.as_deref()));
+            let mut log = error_log(errors_path.as_deref(), cli.max_errors)?;
+            let read = pipeline::read_and_sign(&files, &signer, &mut |e| log.record(&e));
+            let failed = log.count();
+            let by_kind = log.by_kind().clone();
+            let (docs, skipped) = finish_error_log(log, read)?;
             let signed_at = start.elapsed();
             let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
-            pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;
+            pipeline::write_clusters(&clusters, &docs, &mut out, &out_name)?;
+            out.commit()?;
             if skipped > 0 {
-                eprintln!("warning: {skipped} lines had no text key (id, path or url) or were error records; skipped");
+                eprintln!("note: {skipped} error records of `extract` skipped");
+            }
+            if failed > 0 {
+                let kinds: Vec<String> = by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                eprintln!("{failed} records failed ({}); the other {} were clustered", kinds.join(", "), docs.len());
             }
             if explain {
                 eprintln!(
@@ -509,7 +539,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     start.elapsed().as_secs_f64()
                 );
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(exit_for(failed + no_pages(docs.len() + failed)))
         }
         Command::Eval {
             what:
@@ -540,6 +570,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", serde_json::to_string(&s).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The run's error log (see `pipeline::ErrorLog`).
+fn error_log(path: Option<&std::path::Path>, max: Option<u64>) -> Result<pipeline::ErrorLog> {
+    pipeline::ErrorLog::new(path, max.map(|m| m as usize))
+}
+
+/// Write errors.jsonl whatever the run's outcome (also when `--max-errors` stopped it),
+/// then pass the outcome on.
+fn finish_error_log<T>(log: pipeline::ErrorLog, result: Result<T>) -> Result<T> {
+    let finished = log.finish();
+    let value = result?;
+    finished?;
+    Ok(value)
+}
+
+/// A run that read no record at all says so and fails (a directory of pages saved under
+/// names the discovery did not recognise, an empty WARC): 1 for `exit_for`, else 0.
+fn no_pages(records: usize) -> usize {
+    if records == 0 {
+        eprintln!("error: no pages (records) found in the inputs");
+        1
+    } else {
+        0
     }
 }
 

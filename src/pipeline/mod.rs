@@ -17,6 +17,7 @@
 //! Dedup itself (clusters and their mains) is `crate::dedup::find_clusters`.
 
 mod clusters;
+mod errors;
 mod extract;
 mod learn;
 mod output;
@@ -37,6 +38,7 @@ use crate::page::ErrorRecord;
 use crate::source;
 
 pub use clusters::{write_clusters, ClusterRecord};
+pub use errors::{errors_path_beside, ErrorLog};
 pub use extract::{decode_and_parse, extract_all, extract_page};
 pub use learn::{build_cascade, LearnReport};
 pub use output::open_output;
@@ -46,7 +48,7 @@ pub use stream::stream_pages;
 pub use summary::Summary;
 
 use clusters::write_clusters_file;
-use output::{flush_output, print_page_error, write_json};
+use output::{flush_output, write_json};
 use pages::{extract_pages, write_pages, PARTIAL_PAGES};
 use sign::sign_with_stats;
 use summary::write_summary;
@@ -60,6 +62,7 @@ pub fn run_extract(
     out: &mut dyn Write,
     out_path: &Path,
     progress: &indicatif::ProgressBar,
+    errors: &mut ErrorLog,
 ) -> Result<Summary> {
     let start = Instant::now();
     let mut summary = Summary::default();
@@ -75,7 +78,7 @@ pub fn run_extract(
             match &result {
                 Ok(record) => write_json(out, record, out_path),
                 Err(e) => {
-                    print_page_error(e);
+                    errors.record(e)?;
                     write_json(out, &ErrorRecord::from(e), out_path)
                 }
             }
@@ -96,13 +99,14 @@ pub fn run_pipeline(
     out_dir: &Path,
     duplicates: DuplicatePolicy,
     progress: &indicatif::ProgressBar,
+    errors: &mut ErrorLog,
 ) -> Result<Summary> {
     let start = Instant::now();
     std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
     // Extract (pass 1): records to a temporary file, signatures in memory.
     let partial = out_dir.join(PARTIAL_PAGES);
     let (mut summary, mut docs, skipped) =
-        extract_pages(&inputs, config, cascade, progress, &partial)?;
+        extract_pages(&inputs, config, cascade, progress, &partial, errors)?;
     summary.end_extraction(skipped, learn, cascade, start);
 
     // Dedup: sign again with collection statistics when the method needs them, then

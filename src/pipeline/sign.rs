@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::choose_main::DocMeta;
 use crate::dedup::{self, DedupConfig, DocEntry, Signer};
 use crate::error::{Error, Result};
+use crate::page::{ErrorKind, PageError};
 
 /// JSONL lines parsed (and signed) in parallel at a time. Set in d8a5bb6 (the foundation);
 /// hand-set, not swept (results do not depend on it: lines are kept in file order).
@@ -39,7 +40,7 @@ struct DedupInput {
 
 fn open_jsonl(file: &Path) -> Result<Box<dyn BufRead>> {
     let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
-    Ok(if file.extension().is_some_and(|e| e == "gz") {
+    Ok(if is_gz(file) {
         Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(
             f,
         )))
@@ -61,13 +62,18 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
     let normalizer = dedup::lexical::LexicalSigner::stats_normalizer();
     let mut stats = dedup::CollectionStats::default();
     for file in files {
-        let mut lines = open_jsonl(file)?.lines();
+        // An unreadable file or a broken gzip stream is reported, per file, by
+        // `read_and_sign`; the statistics take what could be read.
+        let Ok(reader) = open_jsonl(file) else {
+            continue;
+        };
+        let mut lines = reader.split(b'\n');
         loop {
-            let chunk: Vec<String> = lines
+            let chunk: Vec<Vec<u8>> = lines
                 .by_ref()
                 .take(JSONL_CHUNK_LINES)
-                .collect::<std::io::Result<_>>()
-                .map_err(|e| Error::io(file, e))?;
+                .map_while(std::io::Result::ok)
+                .collect();
             if chunk.is_empty() {
                 break;
             }
@@ -77,7 +83,7 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
                     if let Ok(TextOnly {
                         text: Some(t),
                         error: None,
-                    }) = serde_json::from_str(line)
+                    }) = serde_json::from_slice(line)
                     {
                         st.add_text(&normalizer, &t);
                     }
@@ -90,75 +96,187 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
     Ok(stats)
 }
 
-/// Read JSONL documents (optionally `.gz`) and sign them in parallel. Lines that are
-/// error records or have no key are skipped with a warning; invalid JSON is an error
-/// naming the file and line.
-pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry>, usize)> {
+/// Read JSONL documents (optionally `.gz`) and sign them in parallel. A bad line (not
+/// JSON, no `text`, no key) or an unreadable file is one error passed to `on_error`
+/// (naming file and line), and reading goes on; `on_error` returning `Err` stops
+/// (`--max-errors`). Error records of `extract` are skipped (counted in the second
+/// value: they were reported when extracted). A key seen before is a warning naming both
+/// lines, and the first record is kept (see [`DuplicateKeys`]).
+pub fn read_and_sign(
+    files: &[PathBuf],
+    signer: &Signer,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
+) -> Result<(Vec<DocEntry>, usize)> {
     let mut docs = Vec::new();
     let mut skipped = 0;
-    for file in files {
-        let mut reader = open_jsonl(file)?;
+    let mut seen = DuplicateKeys::default();
+    for (file_index, file) in files.iter().enumerate() {
+        let fail = |line: Option<usize>, kind, message: String| PageError {
+            path: match line {
+                Some(n) => format!("{}:{n}", file.display()),
+                None => file.display().to_string(),
+            },
+            url: String::new(),
+            kind,
+            message,
+        };
+        let mut reader = match open_jsonl(file) {
+            Ok(r) => r,
+            Err(e) => {
+                on_error(fail(None, ErrorKind::Read, e.to_string()))?;
+                continue;
+            }
+        };
+        let gz = is_gz(file);
         let mut line_no = 0usize;
-        loop {
+        let mut broken = false;
+        while !broken {
             // Raw lines: serde_json checks UTF-8 itself, once.
             let mut chunk: Vec<(usize, Vec<u8>)> = Vec::with_capacity(JSONL_CHUNK_LINES);
             while chunk.len() < JSONL_CHUNK_LINES {
                 let mut line = Vec::new();
-                let n = reader
-                    .read_until(b'\n', &mut line)
-                    .map_err(|e| Error::io(file, e))?;
-                if n == 0 {
-                    break;
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        line_no += 1;
+                        chunk.push((line_no, line));
+                    }
+                    Err(e) => {
+                        // The stream cannot be resynchronised: the rest of this file is lost.
+                        let kind = if gz { ErrorKind::Decompress } else { ErrorKind::Read };
+                        let message = format!("cannot read after line {line_no}: {e}");
+                        on_error(fail(Some(line_no + 1), kind, message))?;
+                        broken = true;
+                        break;
+                    }
                 }
-                line_no += 1;
-                chunk.push((line_no, line));
             }
             if chunk.is_empty() {
                 break;
             }
-            let parsed: Vec<Result<Option<DocEntry>>> = chunk
+            let parsed: Vec<(usize, Result<Option<DocEntry>, (ErrorKind, String)>)> = chunk
                 .par_iter()
-                .map(|(n, line)| {
-                    if line.trim_ascii().is_empty() {
-                        return Ok(None);
-                    }
-                    let rec: DedupInput =
-                        serde_json::from_slice(line).map_err(|e| Error::BadLine {
-                            path: file.clone(),
-                            line: *n,
-                            message: e.to_string(),
-                        })?;
-                    let key = match (&rec.id, &rec.path, &rec.url) {
-                        (Some(serde_json::Value::String(s)), _, _) => s.clone(),
-                        (Some(v), _, _) if !v.is_null() => v.to_string(),
-                        (_, Some(p), _) => p.clone(),
-                        (_, _, Some(u)) => u.clone(),
-                        _ => return Ok(None),
-                    };
-                    if rec.error.is_some() {
-                        return Ok(None);
-                    }
-                    let text = rec.text.unwrap_or_default();
-                    Ok(Some(DocEntry {
-                        meta: DocMeta {
-                            key,
-                            fetched_at: rec.fetched_at,
-                            popularity: rec.popularity.unwrap_or(0.0),
-                            boilerplate_ratio: rec.boilerplate_ratio.unwrap_or(0.0),
-                        },
-                        signature: signer.sign(&text),
-                    }))
-                })
+                .map(|(n, line)| (*n, parse_line(line, signer)))
                 .collect();
-            for p in parsed {
-                match p? {
-                    Some(d) => docs.push(d),
-                    None => skipped += 1,
+            for (n, p) in parsed {
+                match p {
+                    Ok(Some(d)) => {
+                        if seen.first_place(&d.meta.key, &docs, file_index, n, files) {
+                            docs.push(d);
+                        }
+                    }
+                    Ok(None) => skipped += 1,
+                    Err((kind, message)) => on_error(fail(Some(n), kind, message))?,
                 }
             }
         }
     }
+    seen.report();
     Ok((docs, skipped))
+}
+
+/// Keys seen so far, to find a record whose key another record already has. The choice
+/// is the first record's: it came first in the inputs (an earlier file, an earlier
+/// line), which is the order a user controls. Keys are held as 64-bit hashes with the
+/// index of their document (whose key is compared, so a hash collision is no duplicate),
+/// plus where each document was read: 16 bytes a document rather than a copy of its key.
+#[derive(Default)]
+struct DuplicateKeys {
+    by_hash: std::collections::HashMap<u64, usize>,
+    /// (file index, line) of each document kept, by document index.
+    places: Vec<(u32, u32)>,
+    duplicates: usize,
+}
+
+/// Duplicate warnings printed one by one; beyond this, only their number.
+const DUPLICATE_WARNINGS_SHOWN: usize = 20;
+
+impl DuplicateKeys {
+    /// `true` when `key` is new (the caller keeps the document, which becomes
+    /// `docs.len()`); `false` after a warning naming both places.
+    fn first_place(
+        &mut self,
+        key: &str,
+        docs: &[DocEntry],
+        file: usize,
+        line: usize,
+        files: &[PathBuf],
+    ) -> bool {
+        let hash = xxhash_rust::xxh3::xxh3_64(key.as_bytes());
+        match self.by_hash.entry(hash) {
+            std::collections::hash_map::Entry::Occupied(e) if docs[*e.get()].meta.key == key => {
+                self.duplicates += 1;
+                if self.duplicates <= DUPLICATE_WARNINGS_SHOWN {
+                    let (f0, l0) = self.places[*e.get()];
+                    eprintln!(
+                        "warning: {}:{line}: duplicate id {key:?}, first at {}:{l0}; keeping the first",
+                        files[file].display(),
+                        files[f0 as usize].display(),
+                    );
+                }
+                return false;
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {} // a hash collision
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(docs.len());
+            }
+        }
+        self.places.push((file as u32, line as u32));
+        true
+    }
+
+    fn report(&self) {
+        if self.duplicates > DUPLICATE_WARNINGS_SHOWN {
+            eprintln!(
+                "warning: {} records had an id seen before (first {} shown); the first of each was kept",
+                self.duplicates, DUPLICATE_WARNINGS_SHOWN
+            );
+        }
+    }
+}
+
+fn is_gz(file: &Path) -> bool {
+    file.extension().is_some_and(|e| e == "gz")
+}
+
+/// One JSONL line → a signed document, `None` for blank lines and `extract`'s error
+/// records, or the error kind and message.
+fn parse_line(line: &[u8], signer: &Signer) -> Result<Option<DocEntry>, (ErrorKind, String)> {
+    if line.trim_ascii().is_empty() {
+        return Ok(None);
+    }
+    let rec: DedupInput =
+        serde_json::from_slice(line).map_err(|e| (ErrorKind::Json, e.to_string()))?;
+    if rec.error.is_some() {
+        return Ok(None);
+    }
+    let key = match (&rec.id, &rec.path, &rec.url) {
+        (Some(serde_json::Value::String(s)), _, _) => s.clone(),
+        (Some(v), _, _) if !v.is_null() => v.to_string(),
+        (_, Some(p), _) => p.clone(),
+        (_, _, Some(u)) => u.clone(),
+        _ => {
+            return Err((
+                ErrorKind::NoKey,
+                "record has no key (`id`, `path` or `url`)".into(),
+            ))
+        }
+    };
+    let Some(text) = rec.text else {
+        return Err((
+            ErrorKind::NoText,
+            format!("record {key:?} has no `text` string"),
+        ));
+    };
+    Ok(Some(DocEntry {
+        meta: DocMeta {
+            key,
+            fetched_at: rec.fetched_at,
+            popularity: rec.popularity.unwrap_or(0.0),
+            boilerplate_ratio: rec.boilerplate_ratio.unwrap_or(0.0),
+        },
+        signature: signer.sign(&text),
+    }))
 }
 
 /// `run` with a method that needs collection statistics: a second pass over the
@@ -172,7 +290,10 @@ pub(super) fn sign_with_stats(
     let partial = partial.to_path_buf();
     let stats = collection_stats(std::slice::from_ref(&partial))?;
     let signer = Signer::with_stats(config, Some(Arc::new(stats)));
-    let (signed, _) = read_and_sign(std::slice::from_ref(&partial), &signer)?;
+    // The file is our own pass 1: a bad line there is a bug, not bad input.
+    let (signed, _) = read_and_sign(std::slice::from_ref(&partial), &signer, &mut |e| {
+        Err(Error::Config(format!("internal: {e}")))
+    })?;
     for (doc, s) in docs.iter_mut().zip(signed) {
         doc.signature = s.signature;
     }

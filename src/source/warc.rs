@@ -30,13 +30,13 @@ impl WarcPages {
             kind: ErrorKind::Read,
             message: e.to_string(),
         })?;
-        let gz = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        let mut file = BufReader::new(file);
+        // By content, not name (a WARC found by sniffing may have any name).
+        let gz = file.fill_buf().is_ok_and(super::sniff::is_gzip);
         let reader: Box<dyn BufRead + Send> = if gz {
             Box::new(BufReader::with_capacity(
                 1 << 16,
-                flate2::read::MultiGzDecoder::new(BufReader::new(file)),
+                flate2::read::MultiGzDecoder::new(file),
             ))
         } else {
             Box::new(BufReader::with_capacity(1 << 16, file))
