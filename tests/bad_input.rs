@@ -104,10 +104,15 @@ fn configuration_errors_exit_2_and_name_the_place() {
         "{\"path\": \"a.html\", \"url\": \"http://x/a.html\"}\nnot json\n",
     )
     .unwrap();
+    // A bad manifest line costs its record only (exit 1), named by file and line.
     let out = run(&["extract", "--manifest", manifest.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("m.jsonl:2"), "{stderr}");
+    let records = stdout_jsonl(&out);
+    assert!(records
+        .iter()
+        .any(|r| r["error_kind"] == "manifest" && r["path"].as_str().unwrap().ends_with("m.jsonl:2")));
 
     let config = dir.path().join("c.yaml");
     std::fs::write(&config, "dedup:\n  threshold: [1\n").unwrap();

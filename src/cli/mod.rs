@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, FromArgMatches, Parser, Subcommand};
 
 use crate::choose_main::MainOrder;
 use crate::config::Config;
@@ -18,7 +18,9 @@ use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
+mod error_args;
 mod fetch;
+mod help_defaults;
 mod rules_cmd;
 
 #[derive(Debug, Parser)]
@@ -37,14 +39,6 @@ pub struct Cli {
     /// YAML configuration file overlaying the defaults (see ARCHITECTURE.md).
     #[arg(long, global = true)]
     config: Option<PathBuf>,
-    /// Stop the run at the Nth failed record (outputs are then not written; errors.jsonl
-    /// is). Default: unlimited.
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_errors: Option<u64>,
-    /// Where failed records go, one JSON line each (default: `run` → OUT/errors.jsonl;
-    /// `-o FILE.jsonl` → FILE.errors.jsonl beside it; standard output → none).
-    #[arg(long, global = true, value_name = "FILE")]
-    errors: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -60,6 +54,8 @@ enum Command {
         /// Output file (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        error_args: error_args::ErrorArgs,
     },
     /// Find near-duplicate clusters among JSONL documents (`text` plus `id`/`path`/`url`).
     Dedup {
@@ -74,6 +70,8 @@ enum Command {
         /// Print the LSH parameters and the candidate-probability curve, then the run's counters.
         #[arg(long)]
         explain: bool,
+        #[command(flatten)]
+        error_args: error_args::ErrorArgs,
     },
     /// The whole pipeline: extract, dedup, choose main documents.
     Run {
@@ -96,6 +94,8 @@ enum Command {
         fetch: bool,
         #[command(flatten)]
         fetch_args: fetch::FetchArgs,
+        #[command(flatten)]
+        error_args: error_args::ErrorArgs,
     },
     /// Fetch URLs politely into a WARC file plus a manifest (resumable).
     Fetch {
@@ -289,7 +289,9 @@ impl DedupArgs {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Parsed from the command whose help shows the configuration's defaults.
+    let cli = Cli::from_arg_matches(&help_defaults::command().get_matches())
+        .unwrap_or_else(|e| e.exit());
     init_logging(cli.verbose);
     match run(cli) {
         Ok(code) => code,
@@ -378,6 +380,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             input,
             rules,
             output,
+            error_args,
         } => {
             let inputs = load_inputs(&input, &mut config)?;
             let front = rules_cmd::front(&rules)?;
@@ -386,16 +389,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
-            let errors_path = cli.errors.or_else(|| pipeline::errors_path_beside(output.as_deref()));
-            let mut log = error_log(errors_path.as_deref(), cli.max_errors)?;
+            let mut log = error_args.beside(output.as_deref())?;
             let summary = pipeline::run_extract(
                 inputs, &config, &cascade, learn, &mut out, &out_name, &bar, &mut log,
             );
-            let summary = finish_error_log(log, summary)?;
+            let summary = error_args::finish(log, summary)?;
             out.commit()?;
             bar.finish_and_clear();
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
-            Ok(exit_for(summary.failed + no_pages(summary.pages)))
+            Ok(exit_for(summary.failed + error_args::no_pages(summary.pages)))
         }
         Command::Fetch {
             url_args,
@@ -414,6 +416,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             duplicates,
             fetch,
             fetch_args,
+            error_args,
         } => {
             dedup.apply(&mut config)?;
             let mut fetch_failed = 0;
@@ -442,12 +445,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "keep" => DuplicatePolicy::Keep,
                 _ => DuplicatePolicy::Mark,
             };
-            let errors_path = cli.errors.unwrap_or_else(|| out.join("errors.jsonl"));
-            let mut log = error_log(Some(&errors_path), cli.max_errors)?;
+            let mut log = error_args.open(Some(out.join("errors.jsonl")))?;
             let summary = pipeline::run_pipeline(
                 inputs, &config, &cascade, learn, &out, policy, &bar, &mut log,
             );
-            let summary = finish_error_log(log, summary)?;
+            let summary = error_args::finish(log, summary)?;
             bar.finish_and_clear();
             eprintln!(
                 "{} pages ({} failed) in {:.2} s, {} clusters, {} duplicates → {}",
@@ -458,13 +460,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.dedup.as_ref().map_or(0, |d| d.duplicates),
                 out.display()
             );
-            Ok(exit_for(summary.failed + fetch_failed + no_pages(summary.pages)))
+            Ok(exit_for(
+                summary.failed + fetch_failed + error_args::no_pages(summary.pages),
+            ))
         }
         Command::Dedup {
             files,
             dedup: args,
             output,
             explain,
+            error_args,
         } => {
             args.apply(&mut config)?;
             let banding = config.dedup.banding();
@@ -504,12 +509,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None
             };
             let signer = Signer::with_stats(&config.dedup, stats);
-            let errors_path = cli.errors.or_else(|| pipeline::errors_path_beside(output.as_deref()));
-            let mut log = error_log(errors_path.as_deref(), cli.max_errors)?;
+            let mut log = error_args.beside(output.as_deref())?;
             let read = pipeline::read_and_sign(&files, &signer, &mut |e| log.record(&e));
             let failed = log.count();
             let by_kind = log.by_kind().clone();
-            let (docs, skipped) = finish_error_log(log, read)?;
+            let (docs, skipped) = error_args::finish(log, read)?;
             let signed_at = start.elapsed();
             let (clusters, stats) = dedup::find_clusters(&docs, &config.dedup);
             let mut out = pipeline::open_output(output.as_deref())?;
@@ -539,7 +543,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     start.elapsed().as_secs_f64()
                 );
             }
-            Ok(exit_for(failed + no_pages(docs.len() + failed)))
+            Ok(exit_for(failed + error_args::no_pages(docs.len() + failed)))
         }
         Command::Eval {
             what:
@@ -570,31 +574,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", serde_json::to_string(&s).unwrap_or_default());
             Ok(ExitCode::SUCCESS)
         }
-    }
-}
-
-/// The run's error log (see `pipeline::ErrorLog`).
-fn error_log(path: Option<&std::path::Path>, max: Option<u64>) -> Result<pipeline::ErrorLog> {
-    pipeline::ErrorLog::new(path, max.map(|m| m as usize))
-}
-
-/// Write errors.jsonl whatever the run's outcome (also when `--max-errors` stopped it),
-/// then pass the outcome on.
-fn finish_error_log<T>(log: pipeline::ErrorLog, result: Result<T>) -> Result<T> {
-    let finished = log.finish();
-    let value = result?;
-    finished?;
-    Ok(value)
-}
-
-/// A run that read no record at all says so and fails (a directory of pages saved under
-/// names the discovery did not recognise, an empty WARC): 1 for `exit_for`, else 0.
-fn no_pages(records: usize) -> usize {
-    if records == 0 {
-        eprintln!("error: no pages (records) found in the inputs");
-        1
-    } else {
-        0
     }
 }
 
