@@ -139,7 +139,9 @@ pub fn read_and_sign(
                     Ok(0) => break,
                     Ok(_) => {
                         line_no += 1;
-                        chunk.push((line_no, line));
+                        if !line.trim_ascii().is_empty() {
+                            chunk.push((line_no, line));
+                        }
                     }
                     Err(e) => {
                         // The stream cannot be resynchronised: the rest of this file is lost.
