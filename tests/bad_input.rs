@@ -59,7 +59,7 @@ fn malformed_fixtures_give_errors_or_results_and_the_rest_completes() {
 #[test]
 fn huge_and_deeply_nested_pages_are_handled() {
     let dir = tempfile::tempdir().unwrap();
-    let deep = 100_000;
+    let deep = 200_000;
     let html = format!(
         "<html><body>{}<p>Text at the bottom of a very deep tree of elements.</p>{}</body></html>",
         "<div>".repeat(deep),
