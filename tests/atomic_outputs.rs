@@ -9,19 +9,26 @@ use common::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const OUTPUTS: [&str; 4] = ["pages.jsonl", "clusters.jsonl", "summary.json", "errors.jsonl"];
+const OUTPUTS: [&str; 4] = [
+    "pages.jsonl",
+    "clusters.jsonl",
+    "summary.json",
+    "errors.jsonl",
+];
 
 /// `n` pages of generated text (every 10th a near copy of another, so clusters exist;
 /// one empty file, so errors.jsonl has a line).
 fn corpus(dir: &Path, n: usize, seed: u64) {
     let words = [
-        "river", "stone", "garden", "winter", "harbour", "lantern", "market", "orchard",
-        "bridge", "meadow", "copper", "violin", "shadow", "forest", "candle", "pepper",
-        "island", "ladder", "mirror", "thunder", "velvet", "window", "basket", "engine",
+        "river", "stone", "garden", "winter", "harbour", "lantern", "market", "orchard", "bridge",
+        "meadow", "copper", "violin", "shadow", "forest", "candle", "pepper", "island", "ladder",
+        "mirror", "thunder", "velvet", "window", "basket", "engine",
     ];
     let mut x = seed;
     let mut next = move || {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (x >> 33) as usize
     };
     let site = dir.join("example.com");
@@ -62,7 +69,9 @@ fn valid(name: &str, bytes: &[u8], pages: usize) -> Result<(), String> {
     let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
     if name == "summary.json" {
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        return (v["pages"] == pages).then_some(()).ok_or(format!("pages {}", v["pages"]));
+        return (v["pages"] == pages)
+            .then_some(())
+            .ok_or(format!("pages {}", v["pages"]));
     }
     if !text.is_empty() && !text.ends_with('\n') {
         return Err("no final newline".into());
@@ -79,24 +88,34 @@ fn valid(name: &str, bytes: &[u8], pages: usize) -> Result<(), String> {
     }
 }
 
+/// When to kill: given the output directory and the time since the start.
+type KillWhen = Box<dyn Fn(&Path, Duration) -> bool>;
+
 #[test]
 fn a_killed_run_leaves_each_output_old_or_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let (old_in, new_in, out) = (dir.path().join("old"), dir.path().join("new"), dir.path().join("out"));
+    let (old_in, new_in, out) = (
+        dir.path().join("old"),
+        dir.path().join("new"),
+        dir.path().join("out"),
+    );
     let (old_pages, new_pages) = (300, 1500);
     corpus(&old_in, old_pages - 1, 1);
     corpus(&new_in, new_pages - 1, 2);
 
     // The old outputs, and how long a whole new run takes.
     assert!(run_cmd(&old_in, &out).status().unwrap().code() == Some(1)); // the empty page
-    let old: Vec<Vec<u8>> = OUTPUTS.iter().map(|n| std::fs::read(out.join(n)).unwrap()).collect();
+    let old: Vec<Vec<u8>> = OUTPUTS
+        .iter()
+        .map(|n| std::fs::read(out.join(n)).unwrap())
+        .collect();
     let scratch = dir.path().join("scratch");
     let t0 = Instant::now();
     run_cmd(&new_in, &scratch).status().unwrap();
     let full = t0.elapsed();
 
     // Kill moments: fractions of the run, then "while NAME's temporary file exists".
-    let mut moments: Vec<(String, Box<dyn Fn(&Path, Duration) -> bool>)> = Vec::new();
+    let mut moments: Vec<(String, KillWhen)> = Vec::new();
     for f in [0.05, 0.3, 0.6, 0.85, 0.95, 0.99] {
         let at = full.mul_f64(f);
         moments.push((format!("at {f} of the run"), Box::new(move |_, t| t >= at)));
@@ -137,8 +156,9 @@ fn a_killed_run_leaves_each_output_old_or_whole() {
             if now == old[i] {
                 saw_old += 1;
             } else {
-                valid(name, &now, new_pages)
-                    .unwrap_or_else(|e| panic!("{what} (killed: {killed}): {name} is neither old nor whole: {e}"));
+                valid(name, &now, new_pages).unwrap_or_else(|e| {
+                    panic!("{what} (killed: {killed}): {name} is neither old nor whole: {e}")
+                });
                 saw_new += 1;
             }
         }

@@ -110,9 +110,9 @@ fn configuration_errors_exit_2_and_name_the_place() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("m.jsonl:2"), "{stderr}");
     let records = stdout_jsonl(&out);
-    assert!(records
-        .iter()
-        .any(|r| r["error_kind"] == "manifest" && r["path"].as_str().unwrap().ends_with("m.jsonl:2")));
+    assert!(records.iter().any(
+        |r| r["error_kind"] == "manifest" && r["path"].as_str().unwrap().ends_with("m.jsonl:2")
+    ));
 
     let config = dir.path().join("c.yaml");
     std::fs::write(&config, "dedup:\n  threshold: [1\n").unwrap();

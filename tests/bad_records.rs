@@ -24,7 +24,7 @@ fn dedup_bad_lines_cost_their_record_and_are_listed_in_errors_jsonl() {
     bytes.extend(b"{\"id\": \"no-text\"}\n"); // line 3: no_text
     bytes.extend(b"{\"text\": \"no key at all\"}\n"); // line 4: no_key
     bytes.extend(b"{\"id\": \"latin1\", \"text\": \"caf\xe9\"}\n"); // line 5: invalid UTF-8
-    bytes.extend(format!("{{\"id\": \"a\", \"text\": \"a different text\"}}\n").as_bytes()); // line 6: duplicate id
+    bytes.extend(b"{\"id\": \"a\", \"text\": \"a different text\"}\n"); // line 6: duplicate id
     bytes.extend(format!("{{\"id\": \"b\", \"text\": \"{TEXT}\"}}\n").as_bytes());
     std::fs::write(&input, bytes).unwrap();
     let out_file = dir.path().join("out/clusters.jsonl");
@@ -47,7 +47,13 @@ fn dedup_bad_lines_cost_their_record_and_are_listed_in_errors_jsonl() {
         .iter()
         .map(|e| {
             (
-                e["path"].as_str().unwrap().rsplit('/').next().unwrap().to_string(),
+                e["path"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
                 e["error_kind"].as_str().unwrap().to_string(),
             )
         })
@@ -63,7 +69,10 @@ fn dedup_bad_lines_cost_their_record_and_are_listed_in_errors_jsonl() {
     .collect();
     assert_eq!(got, want);
     for (place, _) in &want {
-        assert!(stderr.contains(place.as_str()), "stderr names {place}: {stderr}");
+        assert!(
+            stderr.contains(place.as_str()),
+            "stderr names {place}: {stderr}"
+        );
     }
     assert!(
         stderr.contains("docs.jsonl:6: duplicate id \"a\", first at")
@@ -75,10 +84,22 @@ fn dedup_bad_lines_cost_their_record_and_are_listed_in_errors_jsonl() {
     let clean = dir.path().join("clean.jsonl");
     write(
         &clean,
-        &format!("{{\"id\": \"x\", \"text\": \"{TEXT}\"}}\n{{\"id\": \"y\", \"text\": \"{TEXT}\"}}\n"),
+        &format!(
+            "{{\"id\": \"x\", \"text\": \"{TEXT}\"}}\n{{\"id\": \"y\", \"text\": \"{TEXT}\"}}\n"
+        ),
     );
-    let out = run(&["dedup", clean.to_str().unwrap(), "-o", out_file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&[
+        "dedup",
+        clean.to_str().unwrap(),
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("out/clusters.errors.jsonl")).unwrap(),
         ""
@@ -116,7 +137,10 @@ fn a_truncated_gzip_jsonl_keeps_its_readable_lines_and_the_other_files() {
     let cut = dir.path().join("cut.jsonl.gz");
     std::fs::write(&cut, &full[..full.len() / 2]).unwrap();
     let other = dir.path().join("other.jsonl");
-    write(&other, &format!("{{\"id\": \"o\", \"text\": \"{TEXT}\"}}\n"));
+    write(
+        &other,
+        &format!("{{\"id\": \"o\", \"text\": \"{TEXT}\"}}\n"),
+    );
     let missing = dir.path().join("missing.jsonl");
     let out_file = dir.path().join("c.jsonl");
     let out = run(&[
@@ -130,18 +154,22 @@ fn a_truncated_gzip_jsonl_keeps_its_readable_lines_and_the_other_files() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let errors = jsonl(&dir.path().join("c.errors.jsonl"));
-    let kinds: Vec<&str> = errors.iter().map(|e| e["error_kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = errors
+        .iter()
+        .map(|e| e["error_kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["decompress", "read"], "{errors:?}");
-    assert!(errors[0]["path"].as_str().unwrap().contains("cut.jsonl.gz:"));
+    assert!(errors[0]["path"]
+        .as_str()
+        .unwrap()
+        .contains("cut.jsonl.gz:"));
     // The readable half of the gzip and the other file were clustered: `o` and the
     // documents of the first half that share its text's shingles.
     let clusters = jsonl(&out_file);
     assert!(
-        clusters.iter().any(|c| c["members"]
-            .as_array()
-            .unwrap()
+        clusters
             .iter()
-            .any(|m| m == "o")),
+            .any(|c| c["members"].as_array().unwrap().iter().any(|m| m == "o")),
         "{clusters:?}"
     );
 }
@@ -173,7 +201,12 @@ fn run_counts_errors_by_kind_in_summary_and_writes_errors_jsonl() {
         out_dir.to_str().unwrap(),
         pages.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
             .unwrap();
@@ -185,7 +218,9 @@ fn run_counts_errors_by_kind_in_summary_and_writes_errors_jsonl() {
     assert_eq!(summary["extracted"], 1);
     let errors = jsonl(&out_dir.join("errors.jsonl"));
     assert_eq!(errors.len(), 4);
-    assert!(errors.iter().any(|e| e["path"].as_str().unwrap().ends_with("m.jsonl:2")));
+    assert!(errors
+        .iter()
+        .any(|e| e["path"].as_str().unwrap().ends_with("m.jsonl:2")));
     let pages_out = jsonl(&out_dir.join("pages.jsonl"));
     let good = pages_out.iter().find(|p| p["text"].is_string()).unwrap();
     assert_eq!(good["url"], "http://g.example/good.html");
@@ -210,16 +245,28 @@ fn a_bad_warc_record_is_named_and_the_next_records_are_read() {
     };
     // Saved without an extension: found by content.
     let warc = dir.path().join("crawl/segment-0001");
-    write(&warc, &(record(1, true) + &record(2, false) + &record(3, true)));
+    write(
+        &warc,
+        &(record(1, true) + &record(2, false) + &record(3, true)),
+    );
     let out = run(&["extract", dir.path().join("crawl").to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let records = stdout_jsonl(&out);
     let texts: Vec<&str> = records.iter().filter_map(|r| r["text"].as_str()).collect();
-    assert!(texts.iter().any(|t| t.contains("page number 1")), "{records:?}");
-    assert!(texts.iter().any(|t| t.contains("page number 3")), "{records:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("page number 1")),
+        "{records:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("page number 3")),
+        "{records:?}"
+    );
     let bad = records.iter().find(|r| r["error_kind"] == "warc").unwrap();
-    assert!(bad["path"].as_str().unwrap().ends_with("segment-0001#2"), "{bad}");
+    assert!(
+        bad["path"].as_str().unwrap().ends_with("segment-0001#2"),
+        "{bad}"
+    );
     assert!(stderr.contains("segment-0001#2"), "{stderr}");
 }
 
@@ -228,10 +275,9 @@ fn pages_without_an_extension_are_found_by_content_and_an_empty_path_fails() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("crawl/example.com");
-    let article = std::fs::read(
-        fixtures().join("sites/gardenblog.example/posts/pruning-apple-trees.html"),
-    )
-    .unwrap();
+    let article =
+        std::fs::read(fixtures().join("sites/gardenblog.example/posts/pruning-apple-trees.html"))
+            .unwrap();
     std::fs::create_dir_all(&site).unwrap();
     // No extension; BOM + whitespace + a browser's comment; gzip without `.gz`.
     let mut bom = b"\xef\xbb\xbf\n  <!-- saved from url=(0022)http://example.com/ -->\n".to_vec();
@@ -244,12 +290,23 @@ fn pages_without_an_extension_are_found_by_content_and_an_empty_path_fails() {
     std::fs::write(site.join("notes"), "just some notes\n").unwrap();
     std::fs::write(site.join("logo.png"), b"\x89PNG\r\n").unwrap();
     let out = run(&["extract", dir.path().join("crawl").to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let records = stdout_jsonl(&out);
     assert_eq!(records.len(), 2, "{records:?}");
     for r in &records {
-        assert!(r["text"].as_str().unwrap().contains("prune apple trees"), "{r}");
-        assert!(r["url"].as_str().unwrap().starts_with("http://example.com/"));
+        assert!(
+            r["text"].as_str().unwrap().contains("prune apple trees"),
+            "{r}"
+        );
+        assert!(r["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("http://example.com/"));
     }
 
     // A directory without any page: said on stderr, exit 1.
@@ -259,7 +316,10 @@ fn pages_without_an_extension_are_found_by_content_and_an_empty_path_fails() {
     let out = run(&["extract", none.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("no pages") && stderr.contains("none"), "{stderr}");
+    assert!(
+        stderr.contains("no pages") && stderr.contains("none"),
+        "{stderr}"
+    );
     // The same through `run`, and `dedup` of an empty file.
     let out = run(&[
         "run",
@@ -284,9 +344,24 @@ fn help_shows_defaults_and_version_prints_the_version() {
         format!("thresher {}", env!("CARGO_PKG_VERSION"))
     );
     for (cmd, wanted) in [
-        ("dedup", &["--threshold", "--num-perm", "--normalize", "--max-errors"][..]),
-        ("run", &["--threshold", "--duplicates", "--cross-page", "--group-depth", "--delay"][..]),
-        ("extract", &["--cross-page", "--group-depth", "--threads"][..]),
+        (
+            "dedup",
+            &["--threshold", "--num-perm", "--normalize", "--max-errors"][..],
+        ),
+        (
+            "run",
+            &[
+                "--threshold",
+                "--duplicates",
+                "--cross-page",
+                "--group-depth",
+                "--delay",
+            ][..],
+        ),
+        (
+            "extract",
+            &["--cross-page", "--group-depth", "--threads"][..],
+        ),
         ("fetch", &["--user-agent", "--concurrency"][..]),
     ] {
         let out = run(&[cmd, "--help"]);
@@ -294,10 +369,16 @@ fn help_shows_defaults_and_version_prints_the_version() {
         let help = String::from_utf8_lossy(&out.stdout);
         for flag in wanted {
             // The option's entry runs from its line to the next option's.
-            let start = help.find(&format!("{flag} ")).unwrap_or_else(|| panic!("{cmd} {flag}"));
+            let start = help
+                .find(&format!("{flag} "))
+                .unwrap_or_else(|| panic!("{cmd} {flag}"));
             let entry = &help[start..];
             let end = entry[2..].find("\n  -").map_or(entry.len(), |e| e + 2);
-            assert!(entry[..end].contains("[default: "), "{cmd} {flag}: {}", &entry[..end]);
+            assert!(
+                entry[..end].contains("[default: "),
+                "{cmd} {flag}: {}",
+                &entry[..end]
+            );
         }
     }
     let help = String::from_utf8_lossy(&run(&["dedup", "--help"]).stdout).to_string();

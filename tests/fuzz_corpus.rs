@@ -8,19 +8,28 @@ mod common;
 use std::path::PathBuf;
 
 fn corpus(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
     assert!(!files.is_empty(), "{}: empty corpus", dir.display());
-    files.into_iter().map(|p| { let b = std::fs::read(&p).unwrap(); (p, b) }).collect()
+    files
+        .into_iter()
+        .map(|p| {
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect()
 }
 
 #[test]
 fn corpus_inputs_run_through_every_target() {
-    let targets: [(&str, fn(&[u8])); 4] = [
+    type Target = (&'static str, fn(&[u8]));
+    let targets: [Target; 4] = [
         ("extract_page", common::extract_page_bytes),
         ("warc_file", common::warc_file_bytes),
         ("dedup_jsonl", common::dedup_jsonl_bytes),

@@ -42,24 +42,105 @@ fn no_hang<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
 }
 
 const TAGS: &[&str] = &[
-    "div", "p", "span", "a", "article", "main", "nav", "footer", "header", "aside", "section",
-    "ul", "ol", "li", "table", "tr", "td", "th", "h1", "h2", "h3", "pre", "code", "blockquote",
-    "form", "button", "details", "summary", "noscript", "script", "style", "template", "iframe",
-    "svg", "math", "select", "option", "textarea", "b", "i", "em", "strong", "br", "img", "font",
-    "center", "dl", "dt", "dd", "figure", "figcaption", "x-widget",
+    "div",
+    "p",
+    "span",
+    "a",
+    "article",
+    "main",
+    "nav",
+    "footer",
+    "header",
+    "aside",
+    "section",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "pre",
+    "code",
+    "blockquote",
+    "form",
+    "button",
+    "details",
+    "summary",
+    "noscript",
+    "script",
+    "style",
+    "template",
+    "iframe",
+    "svg",
+    "math",
+    "select",
+    "option",
+    "textarea",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "br",
+    "img",
+    "font",
+    "center",
+    "dl",
+    "dt",
+    "dd",
+    "figure",
+    "figcaption",
+    "x-widget",
 ];
 
 const ATTRS: &[&str] = &[
-    "", " class=content", " class=\"post entry-content\"", " class=nav", " class=footer",
-    " class=\"comment reply\"", " class=sidebar", " class=hidden", " class=sr-only",
-    " class=\"d-none d-md-block\"", " id=main", " id=comments", " hidden", " aria-hidden=true",
-    " style=\"display:none\"", " role=main", " role=navigation", " role=tabpanel",
-    " itemprop=articleBody", " href=/x", " href=\"http://example.com/a\"", " aria-expanded=false",
+    "",
+    " class=content",
+    " class=\"post entry-content\"",
+    " class=nav",
+    " class=footer",
+    " class=\"comment reply\"",
+    " class=sidebar",
+    " class=hidden",
+    " class=sr-only",
+    " class=\"d-none d-md-block\"",
+    " id=main",
+    " id=comments",
+    " hidden",
+    " aria-hidden=true",
+    " style=\"display:none\"",
+    " role=main",
+    " role=navigation",
+    " role=tabpanel",
+    " itemprop=articleBody",
+    " href=/x",
+    " href=\"http://example.com/a\"",
+    " aria-expanded=false",
 ];
 
 const WORDS: &[&str] = &[
-    "river", "stone", "garden", "winter", "lantern", "orchard", "meadow", "Москва", "город",
-    "新闻", "报道", "Αθήνα", "Kraków", "naïve", "2024", "x", "the", "of", "and",
+    "river",
+    "stone",
+    "garden",
+    "winter",
+    "lantern",
+    "orchard",
+    "meadow",
+    "Москва",
+    "город",
+    "新闻",
+    "报道",
+    "Αθήνα",
+    "Kraków",
+    "naïve",
+    "2024",
+    "x",
+    "the",
+    "of",
+    "and",
 ];
 
 /// Text of words, sometimes with a NUL, a stray `<` or `>`, or a very long run.
@@ -87,7 +168,11 @@ fn html_tree() -> impl Strategy<Value = String> {
             prop::bool::weighted(0.85),
         )
             .prop_map(|(tag, attr, kids, close)| {
-                let end = if close { format!("</{tag}>") } else { String::new() };
+                let end = if close {
+                    format!("</{tag}>")
+                } else {
+                    String::new()
+                };
                 format!("<{tag}{attr}>{}{end}", kids.concat())
             })
     })
@@ -141,12 +226,38 @@ proptest! {
 /// An XPath as rule writers (and their typos) write them.
 fn xpath() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
-        Just("//"), Just("/"), Just("div"), Just("p"), Just("*"), Just("article"), Just("a"),
-        Just("[@class='content']"), Just("[contains(@class, 'post')]"), Just("[1]"), Just("[last()]"),
-        Just("/text()"), Just("/@href"), Just(" | "), Just("("), Just(")"), Just("normalize-space("),
-        Just("[not(@hidden)]"), Just("ancestor::"), Just("following-sibling::"), Just("'"),
-        Just("$var"), Just("h:div"), Just("matches(.,'x')"), Just("[position()<3]"), Just("count(//p)"),
-        Just("string(//h1)"), Just("concat('a',"), Just("]"), Just("["), Just("@"), Just(".."),
+        Just("//"),
+        Just("/"),
+        Just("div"),
+        Just("p"),
+        Just("*"),
+        Just("article"),
+        Just("a"),
+        Just("[@class='content']"),
+        Just("[contains(@class, 'post')]"),
+        Just("[1]"),
+        Just("[last()]"),
+        Just("/text()"),
+        Just("/@href"),
+        Just(" | "),
+        Just("("),
+        Just(")"),
+        Just("normalize-space("),
+        Just("[not(@hidden)]"),
+        Just("ancestor::"),
+        Just("following-sibling::"),
+        Just("'"),
+        Just("$var"),
+        Just("h:div"),
+        Just("matches(.,'x')"),
+        Just("[position()<3]"),
+        Just("count(//p)"),
+        Just("string(//h1)"),
+        Just("concat('a',"),
+        Just("]"),
+        Just("["),
+        Just("@"),
+        Just(".."),
     ];
     prop::collection::vec(piece, 1..8).prop_map(|p| p.concat())
 }
@@ -163,9 +274,18 @@ fn rule_file() -> impl Strategy<Value = String> {
     )
         .prop_map(|(name, content, remove, title, when, glob, ratio)| {
             let list = |xs: &[String]| {
-                xs.iter().map(|x| format!("\n      - {:?}", x)).collect::<String>()
+                xs.iter()
+                    .map(|x| format!("\n      - {:?}", x))
+                    .collect::<String>()
             };
-            let mut r = format!("  - name: {name:?}\n    content:{}\n", if content.is_empty() { " []".into() } else { list(&content) });
+            let mut r = format!(
+                "  - name: {name:?}\n    content:{}\n",
+                if content.is_empty() {
+                    " []".into()
+                } else {
+                    list(&content)
+                }
+            );
             if !remove.is_empty() {
                 r += &format!("    remove:{}\n", list(&remove));
             }
@@ -184,18 +304,30 @@ fn rule_file() -> impl Strategy<Value = String> {
             r
         });
     (
-        prop_oneof![Just("example.com"), Just("EXAMPLE.com."), Just(""), Just("xn--e1afmkfd.xn--p1ai"), Just("*.example.com")],
+        prop_oneof![
+            Just("example.com"),
+            Just("EXAMPLE.com."),
+            Just(""),
+            Just("xn--e1afmkfd.xn--p1ai"),
+            Just("*.example.com")
+        ],
         any::<bool>(),
         prop::collection::vec(rule, 0..4),
     )
         .prop_map(|(host, sub, rules)| {
-            format!("site:\n  host: {host:?}\n  subdomains: {sub}\nrules:\n{}", rules.concat())
+            format!(
+                "site:\n  host: {host:?}\n  subdomains: {sub}\nrules:\n{}",
+                rules.concat()
+            )
         })
 }
 
 /// A rule file, damaged: bytes overwritten, inserted, removed (then read as UTF-8, lossy).
 fn damaged_yaml() -> impl Strategy<Value = String> {
-    (rule_file(), prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..6))
+    (
+        rule_file(),
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..6),
+    )
         .prop_map(|(y, edits)| {
             let mut v = y.into_bytes();
             for (at, b, op) in edits {

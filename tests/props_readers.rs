@@ -82,7 +82,10 @@ fn damaged(valid: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
 const PAGE: &str = "<!doctype html><html><head><meta charset=utf-8><title>A page</title></head><body><nav><a href=/>Home</a></nav><article><h1>Heading</h1><p>The body of the article has enough words to be taken for the main text of the page.</p><p>Ещё абзац по-русски, чтобы были и многобайтовые буквы.</p></article><footer>© Example</footer></body></html>";
 
 fn warc_record(n: usize, body: &str) -> String {
-    let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
     format!(
         "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-00000000000{n}>\r\nWARC-Date: 2024-01-0{n}T00:00:00Z\r\nWARC-Target-URI: http://example.com/{n}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
         http.len()
@@ -90,24 +93,35 @@ fn warc_record(n: usize, body: &str) -> String {
 }
 
 fn valid_warc() -> Vec<u8> {
-    (1..=3).map(|n| warc_record(n, PAGE)).collect::<String>().into_bytes()
+    (1..=3)
+        .map(|n| warc_record(n, PAGE))
+        .collect::<String>()
+        .into_bytes()
 }
 
 /// Every page job of a WARC file, loaded and extracted: pages or per-record errors.
 fn read_warc(path: PathBuf) -> (usize, usize) {
     let cascade = Cascade::local(HeuristicConfig::default());
     let config = ThresherConfig::default();
-    let limits = ReadLimits { max_page_bytes: 1 << 20 };
+    let limits = ReadLimits {
+        max_page_bytes: 1 << 20,
+    };
     let pages = match WarcPages::open(&path, 1 << 20) {
         Ok(p) => p,
         Err(_) => return (0, 1),
     };
     let (mut ok, mut failed) = (0, 0);
     for job in pages {
-        match job.load(limits).and_then(|page| extract_page(&page, &cascade, &config)) {
+        match job
+            .load(limits)
+            .and_then(|page| extract_page(&page, &cascade, &config))
+        {
             Ok(_) => ok += 1,
             Err(e) => {
-                assert!(e.path.contains(&*path.to_string_lossy()), "error names the file: {e}");
+                assert!(
+                    e.path.contains(&*path.to_string_lossy()),
+                    "error names the file: {e}"
+                );
                 failed += 1
             }
         }
@@ -192,10 +206,14 @@ proptest! {
 fn jsonl_line() -> impl Strategy<Value = Vec<u8>> {
     let key = prop_oneof![Just("a".to_string()), Just("b".to_string()), "[a-z]{1,6}"];
     prop_oneof![
-        (key.clone(), "[a-z ]{0,80}").prop_map(|(k, t)| format!("{{\"id\": \"{k}\", \"text\": \"{t}\"}}").into_bytes()),
-        key.clone().prop_map(|k| format!("{{\"id\": \"{k}\"}}").into_bytes()),
+        (key.clone(), "[a-z ]{0,80}")
+            .prop_map(|(k, t)| format!("{{\"id\": \"{k}\", \"text\": \"{t}\"}}").into_bytes()),
+        key.clone()
+            .prop_map(|k| format!("{{\"id\": \"{k}\"}}").into_bytes()),
         "[a-z ]{0,40}".prop_map(|t| format!("{{\"text\": \"{t}\"}}").into_bytes()),
-        (key, "[a-z ]{0,80}").prop_flat_map(|(k, t)| damaged(format!("{{\"url\": \"{k}\", \"text\": \"{t}\", \"popularity\": 1.5}}").into_bytes())),
+        (key, "[a-z ]{0,80}").prop_flat_map(|(k, t)| damaged(
+            format!("{{\"url\": \"{k}\", \"text\": \"{t}\", \"popularity\": 1.5}}").into_bytes()
+        )),
         prop::collection::vec(any::<u8>(), 0..120),
         Just(b"{\"path\": \"x\", \"error\": \"read\", \"error_kind\": \"read\"}".to_vec()),
     ]

@@ -33,7 +33,11 @@ pub fn extract_page_bytes(data: &[u8]) {
         content_type: None,
         body: data.to_vec(),
     };
-    let _ = extract_page(&page, &Cascade::local(HeuristicConfig::default()), &Config::default());
+    let _ = extract_page(
+        &page,
+        &Cascade::local(HeuristicConfig::default()),
+        &Config::default(),
+    );
 }
 
 /// Bytes as a WARC file (plain or gzip): every record a page or a per-record error.
@@ -42,7 +46,9 @@ pub fn warc_file_bytes(data: &[u8]) {
     if let Ok(pages) = WarcPages::open(&path, 1 << 20) {
         let cascade = Cascade::local(HeuristicConfig::default());
         for job in pages {
-            if let Ok(page) = job.load(ReadLimits { max_page_bytes: 1 << 20 }) {
+            if let Ok(page) = job.load(ReadLimits {
+                max_page_bytes: 1 << 20,
+            }) {
                 let _ = extract_page(&page, &cascade, &Config::default());
             }
         }
@@ -74,6 +80,12 @@ pub fn rules_yaml_bytes(data: &[u8]) {
     ]);
     let parsed = dom::parse_page(RULE_PAGE);
     for url in ["http://example.com/", "http://www.example.com/news/a.html"] {
-        let _ = cascade.answer(&parsed, &PageContext { url, group: "example.com/" });
+        let _ = cascade.answer(
+            &parsed,
+            &PageContext {
+                url,
+                group: "example.com/",
+            },
+        );
     }
 }

@@ -14,9 +14,28 @@ use super::Cli;
 /// Everything else that takes a value must show `[default: …]` (checked by a test).
 #[cfg(test)]
 const NO_DEFAULT: &[&str] = &[
-    "paths", "files", "manifest", "config", "templates", "rules", "output", "out", "errors",
-    "urls", "url_args", "allow_net", "truth", "clusters", "xpath", "remove", "rule",
-    "name", "url", "pages", "file", "dir",
+    "paths",
+    "files",
+    "manifest",
+    "config",
+    "templates",
+    "rules",
+    "output",
+    "out",
+    "errors",
+    "urls",
+    "url_args",
+    "allow_net",
+    "truth",
+    "clusters",
+    "xpath",
+    "remove",
+    "rule",
+    "name",
+    "url",
+    "pages",
+    "file",
+    "dir",
 ];
 
 /// The option defaults that come from the configuration, as a user would type them.
@@ -70,8 +89,13 @@ fn annotate(mut cmd: Command, defaults: &[(&'static str, String)]) -> Command {
             cmd = cmd.mut_arg(*id, |a| {
                 let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
                 // A hand-written "(default: …)" is replaced by the computed one.
-                let help = match help.find(" (default:") {
-                    Some(i) => format!("{}{}", &help[..i], &help[i..].splitn(2, ')').nth(1).unwrap_or("")),
+                let help = match help.split_once(" (default:") {
+                    Some((before, rest)) => {
+                        format!(
+                            "{before}{}",
+                            rest.split_once(')').map_or("", |(_, after)| after)
+                        )
+                    }
                     None => help,
                 };
                 a.help(format!("{} [default: {value}]", help.trim_end()))
@@ -98,7 +122,9 @@ mod tests {
             let takes_value = a.get_num_args().is_some_and(|n| n.takes_values())
                 && !matches!(
                     a.get_action(),
-                    clap::ArgAction::SetTrue | clap::ArgAction::Count | clap::ArgAction::Help
+                    clap::ArgAction::SetTrue
+                        | clap::ArgAction::Count
+                        | clap::ArgAction::Help
                         | clap::ArgAction::Version
                 );
             if !takes_value || a.is_positional() || NO_DEFAULT.contains(&id) {
@@ -121,7 +147,10 @@ mod tests {
         cmd.build();
         let mut missing = Vec::new();
         walk(&cmd, "thresher".into(), &mut missing);
-        assert!(missing.is_empty(), "options without a shown default: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "options without a shown default: {missing:?}"
+        );
     }
 
     #[test]
@@ -136,21 +165,44 @@ mod tests {
                 .1
         };
         assert_eq!(get("threshold").parse::<f64>().unwrap(), d.threshold);
-        assert_eq!(get("normalize").parse::<crate::normalize::Preset>().unwrap(), d.normalize);
-        assert_eq!(get("measure").parse::<crate::dedup::Measure>().unwrap(), d.measure);
-        assert_eq!(get("mode").parse::<crate::dedup::ClusterMode>().unwrap(), d.mode);
         assert_eq!(
-            get("main_order").parse::<crate::choose_main::MainOrder>().unwrap(),
+            get("normalize")
+                .parse::<crate::normalize::Preset>()
+                .unwrap(),
+            d.normalize
+        );
+        assert_eq!(
+            get("measure").parse::<crate::dedup::Measure>().unwrap(),
+            d.measure
+        );
+        assert_eq!(
+            get("mode").parse::<crate::dedup::ClusterMode>().unwrap(),
+            d.mode
+        );
+        assert_eq!(
+            get("main_order")
+                .parse::<crate::choose_main::MainOrder>()
+                .unwrap(),
             d.main_order
         );
-        assert_eq!(get("method").parse::<crate::dedup::Method>().unwrap(), d.method);
-        assert_eq!(get("sketch").parse::<crate::dedup::Sketch>().unwrap(), d.sketch);
         assert_eq!(
-            get("group_depth").parse::<crate::group::GroupDepth>().unwrap(),
+            get("method").parse::<crate::dedup::Method>().unwrap(),
+            d.method
+        );
+        assert_eq!(
+            get("sketch").parse::<crate::dedup::Sketch>().unwrap(),
+            d.sketch
+        );
+        assert_eq!(
+            get("group_depth")
+                .parse::<crate::group::GroupDepth>()
+                .unwrap(),
             c.group_depth
         );
         assert_eq!(
-            get("cross_page").parse::<crate::extract::cross_page::CrossPage>().unwrap(),
+            get("cross_page")
+                .parse::<crate::extract::cross_page::CrossPage>()
+                .unwrap(),
             c.cross_page
         );
     }

@@ -290,8 +290,8 @@ impl DedupArgs {
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     // Parsed from the command whose help shows the configuration's defaults.
-    let cli = Cli::from_arg_matches(&help_defaults::command().get_matches())
-        .unwrap_or_else(|e| e.exit());
+    let cli =
+        Cli::from_arg_matches(&help_defaults::command().get_matches()).unwrap_or_else(|e| e.exit());
     init_logging(cli.verbose);
     match run(cli) {
         Ok(code) => code,
@@ -397,7 +397,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out.commit()?;
             bar.finish_and_clear();
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
-            Ok(exit_for(summary.failed + error_args::no_pages(summary.pages)))
+            Ok(exit_for(
+                summary.failed + error_args::no_pages(summary.pages),
+            ))
         }
         Command::Fetch {
             url_args,
@@ -525,7 +527,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             if failed > 0 {
                 let kinds: Vec<String> = by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
-                eprintln!("{failed} records failed ({}); the other {} were clustered", kinds.join(", "), docs.len());
+                eprintln!(
+                    "{failed} records failed ({}); the other {} were clustered",
+                    kinds.join(", "),
+                    docs.len()
+                );
             }
             if explain {
                 eprintln!(

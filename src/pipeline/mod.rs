@@ -54,6 +54,7 @@ use sign::sign_with_stats;
 use summary::write_summary;
 
 /// `thresher extract`: one JSON record per page. Returns the summary.
+#[allow(clippy::too_many_arguments)] // the stages' inputs, each used once; no bundle would read better
 pub fn run_extract(
     inputs: source::Inputs,
     config: &Config,
@@ -91,6 +92,7 @@ pub fn run_extract(
 
 /// `thresher run`: extract, dedup, choose main; write `pages.jsonl`, `clusters.jsonl`
 /// and `summary.json` into `out_dir`.
+#[allow(clippy::too_many_arguments)] // as run_extract
 pub fn run_pipeline(
     inputs: source::Inputs,
     config: &Config,

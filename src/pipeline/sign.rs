@@ -145,7 +145,11 @@ pub fn read_and_sign(
                     }
                     Err(e) => {
                         // The stream cannot be resynchronised: the rest of this file is lost.
-                        let kind = if gz { ErrorKind::Decompress } else { ErrorKind::Read };
+                        let kind = if gz {
+                            ErrorKind::Decompress
+                        } else {
+                            ErrorKind::Read
+                        };
                         let message = format!("cannot read after line {line_no}: {e}");
                         on_error(fail(Some(line_no + 1), kind, message))?;
                         broken = true;
@@ -156,7 +160,7 @@ pub fn read_and_sign(
             if chunk.is_empty() {
                 break;
             }
-            let parsed: Vec<(usize, Result<Option<DocEntry>, (ErrorKind, String)>)> = chunk
+            let parsed: Vec<(usize, ParsedLine)> = chunk
                 .par_iter()
                 .map(|(n, line)| (*n, parse_line(line, signer)))
                 .collect();
@@ -241,9 +245,12 @@ fn is_gz(file: &Path) -> bool {
     file.extension().is_some_and(|e| e == "gz")
 }
 
+/// What [`parse_line`] makes of a line.
+type ParsedLine = Result<Option<DocEntry>, (ErrorKind, String)>;
+
 /// One JSONL line → a signed document, `None` for blank lines and `extract`'s error
 /// records, or the error kind and message.
-fn parse_line(line: &[u8], signer: &Signer) -> Result<Option<DocEntry>, (ErrorKind, String)> {
+fn parse_line(line: &[u8], signer: &Signer) -> ParsedLine {
     if line.trim_ascii().is_empty() {
         return Ok(None);
     }

@@ -102,8 +102,8 @@ fn has_other_extension(name: &str) -> bool {
     const NOT_PAGES: &[&str] = &[
         "css", "js", "mjs", "json", "jsonl", "txt", "xml", "csv", "tsv", "md", "yaml", "yml",
         "png", "jpg", "jpeg", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "pdf",
-        "zip", "tar", "7z", "rar", "bz2", "xz", "zst", "mp3", "mp4", "webm", "ogg", "wav",
-        "woff", "woff2", "ttf", "otf", "eot", "exe", "so", "dll", "bin", "db", "parquet",
+        "zip", "tar", "7z", "rar", "bz2", "xz", "zst", "mp3", "mp4", "webm", "ogg", "wav", "woff",
+        "woff2", "ttf", "otf", "eot", "exe", "so", "dll", "bin", "db", "parquet",
     ];
     let n = name.to_ascii_lowercase();
     let n = n.strip_suffix(".gz").unwrap_or(&n);

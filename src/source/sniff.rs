@@ -113,7 +113,13 @@ mod tests {
             assert_eq!(sniff_bytes(head), Kind::Page, "{head:?}");
         }
         assert_eq!(sniff_bytes(b"WARC/1.1\r\nWARC-Type: warcinfo"), Kind::Warc);
-        for head in [&b"%PDF-1.4"[..], b"{\"a\": 1}", b"", b"<!-- never closed", b"<div>"] {
+        for head in [
+            &b"%PDF-1.4"[..],
+            b"{\"a\": 1}",
+            b"",
+            b"<!-- never closed",
+            b"<div>",
+        ] {
             assert_eq!(sniff_bytes(head), Kind::Other, "{head:?}");
         }
     }

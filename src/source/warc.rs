@@ -153,10 +153,7 @@ fn page_from_record(
             }
             (http.content_type, body)
         }
-        RecordType::Resource => (
-            record.header(WarcHeader::ContentType),
-            block.to_vec(),
-        ),
+        RecordType::Resource => (record.header(WarcHeader::ContentType), block.to_vec()),
         _ => return Ok(None),
     };
     if let Some(ct) = &content_type {
