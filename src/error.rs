@@ -37,6 +37,9 @@ pub enum Error {
         #[source]
         source: serde_norway::Error,
     },
+    /// `--max-errors N`: the Nth failed record stopped the run.
+    #[error("stopped after {limit} failed records (--max-errors {limit}); outputs not written, see errors.jsonl")]
+    TooManyErrors { limit: usize },
     /// Writing an output failed.
     #[error("writing {path}: {source}")]
     Output {

@@ -18,6 +18,7 @@
 //! assert!(!found.text.contains("Copyright"));
 //! ```
 
+pub mod atomic_file;
 pub mod choose_main;
 pub mod cli;
 pub mod config;

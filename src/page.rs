@@ -45,6 +45,16 @@ pub enum ErrorKind {
     Binary,
     /// A WARC record could not be parsed.
     Warc,
+    /// A JSONL line (dedup input, manifest) that is not a JSON object of the expected shape.
+    Json,
+    /// A dedup input record without a `text` string.
+    NoText,
+    /// A dedup input record without a key (`id`, `path` or `url`).
+    NoKey,
+    /// A manifest line that cannot be used (not JSON, no `path`/`url`).
+    Manifest,
+    /// An input path (directory, WARC) that yielded no pages at all.
+    NoPages,
 }
 
 impl ErrorKind {
@@ -55,6 +65,11 @@ impl ErrorKind {
             ErrorKind::Empty => "empty",
             ErrorKind::Binary => "binary",
             ErrorKind::Warc => "warc",
+            ErrorKind::Json => "json",
+            ErrorKind::NoText => "no_text",
+            ErrorKind::NoKey => "no_key",
+            ErrorKind::Manifest => "manifest",
+            ErrorKind::NoPages => "no_pages",
         }
     }
 }

@@ -59,7 +59,7 @@ fn malformed_fixtures_give_errors_or_results_and_the_rest_completes() {
 #[test]
 fn huge_and_deeply_nested_pages_are_handled() {
     let dir = tempfile::tempdir().unwrap();
-    let deep = 100_000;
+    let deep = 200_000;
     let html = format!(
         "<html><body>{}<p>Text at the bottom of a very deep tree of elements.</p>{}</body></html>",
         "<div>".repeat(deep),
@@ -104,10 +104,15 @@ fn configuration_errors_exit_2_and_name_the_place() {
         "{\"path\": \"a.html\", \"url\": \"http://x/a.html\"}\nnot json\n",
     )
     .unwrap();
+    // A bad manifest line costs its record only (exit 1), named by file and line.
     let out = run(&["extract", "--manifest", manifest.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("m.jsonl:2"), "{stderr}");
+    let records = stdout_jsonl(&out);
+    assert!(records.iter().any(
+        |r| r["error_kind"] == "manifest" && r["path"].as_str().unwrap().ends_with("m.jsonl:2")
+    ));
 
     let config = dir.path().join("c.yaml");
     std::fs::write(&config, "dedup:\n  threshold: [1\n").unwrap();

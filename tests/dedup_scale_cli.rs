@@ -111,7 +111,9 @@ fn a_file_changed_between_the_passes_is_an_error_not_wrong_clusters() {
     let config = thresher::dedup::DedupConfig::default();
     let signer = thresher::dedup::Signer::new(&config);
     let files = vec![a.clone()];
-    let (docs, _, dropped) = thresher::pipeline::read_and_sign_within(&files, &signer, 0).unwrap();
+    let (docs, _, dropped) =
+        thresher::pipeline::read_and_sign_within(&files, &signer, 0, &mut |e| panic!("{e}"))
+            .unwrap();
     assert!(dropped);
     let mut other = std::fs::read_to_string(&a).unwrap();
     other = other.replacen("\"g0v0\"", "\"zzz\"", 1);

@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, FromArgMatches, Parser, Subcommand};
 
 use crate::choose_main::MainOrder;
 use crate::config::Config;
@@ -18,7 +18,9 @@ use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
+mod error_args;
 mod fetch;
+mod help_defaults;
 mod report_cmd;
 mod rules_cmd;
 
@@ -53,6 +55,8 @@ enum Command {
         /// Output file (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        error_args: error_args::ErrorArgs,
     },
     /// Find near-duplicate clusters among JSONL documents (`text` plus `id`/`path`/`url`).
     Dedup {
@@ -71,6 +75,8 @@ enum Command {
         /// dropped and the documents to verify are read again (a second pass).
         #[arg(long, default_value_t = pipeline::DEFAULT_SHINGLE_MB)]
         shingle_memory: usize,
+        #[command(flatten)]
+        error_args: error_args::ErrorArgs,
     },
     /// The whole pipeline: extract, dedup, choose main documents.
     Run {
@@ -93,6 +99,8 @@ enum Command {
         fetch: bool,
         #[command(flatten)]
         fetch_args: fetch::FetchArgs,
+        #[command(flatten)]
+        error_args: error_args::ErrorArgs,
         /// Also write DIR/report/index.html: summary, sites, and every page's kept and
         /// removed blocks with the reason of each removal (the pages are extracted again
         /// with tracing on).
@@ -326,10 +334,16 @@ impl DedupArgs {
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Parsed from the command whose help shows the configuration's defaults.
+    let cli =
+        Cli::from_arg_matches(&help_defaults::command().get_matches()).unwrap_or_else(|e| e.exit());
     init_logging(cli.verbose);
     match run(cli) {
         Ok(code) => code,
+        Err(e @ Error::TooManyErrors { .. }) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
@@ -427,6 +441,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             input,
             rules,
             output,
+            error_args,
         } => {
             let inputs = load_inputs(&input, &mut config)?;
             let front = rules_cmd::front(&rules)?;
@@ -435,12 +450,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
+            let mut log = error_args.beside(output.as_deref())?;
             let summary = pipeline::run_extract(
-                inputs, &config, &cascade, learn, &mut *out, &out_name, &bar,
-            )?;
+                inputs, &config, &cascade, learn, &mut out, &out_name, &bar, &mut log,
+            );
+            let summary = error_args::finish(log, summary)?;
+            out.commit()?;
             bar.finish_and_clear();
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
-            Ok(exit_for(summary.failed))
+            Ok(exit_for(
+                summary.failed + error_args::no_pages(summary.pages),
+            ))
         }
         Command::Fetch {
             url_args,
@@ -460,6 +480,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             fetch,
             fetch_args,
             report,
+            error_args,
         } => {
             dedup.apply(&mut config)?;
             let mut fetch_failed = 0;
@@ -493,8 +514,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 warcs: inputs.warcs.clone(),
                 errors: Vec::new(),
             });
-            let summary =
-                pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
+            let mut log = error_args.open(Some(out.join("errors.jsonl")))?;
+            let summary = pipeline::run_pipeline(
+                inputs, &config, &cascade, learn, &out, policy, &bar, &mut log,
+            );
+            let summary = error_args::finish(log, summary)?;
             bar.finish_and_clear();
             eprintln!(
                 "{} pages ({} failed) in {:.2} s, {} clusters, {} duplicates → {}",
@@ -513,7 +537,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 };
                 report_cmd::write(&out, Some(tracer), &progress_bar(None))?;
             }
-            Ok(exit_for(summary.failed + fetch_failed))
+            Ok(exit_for(
+                summary.failed + fetch_failed + error_args::no_pages(summary.pages),
+            ))
         }
         Command::Report { out, input, rules } => {
             let inputs = if input.paths.is_empty() && input.manifest.is_none() {
@@ -531,6 +557,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output,
             explain,
             shingle_memory,
+            error_args,
         } => {
             args.apply(&mut config)?;
             let banding = config.dedup.banding();
@@ -577,20 +604,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None
             };
             let signer = Signer::with_stats(&config.dedup, stats);
+            let mut log = error_args.beside(output.as_deref())?;
             let run = pipeline::dedup_files(
                 &files,
                 &config.dedup,
                 &signer,
                 shingle_memory.saturating_mul(1 << 20),
-            )?;
+                &mut |e| log.record(&e),
+            );
+            let failed = log.count();
+            let by_kind = log.by_kind().clone();
+            let run = error_args::finish(log, run)?;
             spinner.finish_and_clear();
             let (docs, skipped, clusters, stats) = (run.docs, run.skipped, run.clusters, run.stats);
             let signed_at = std::time::Duration::from_secs_f64(run.sign_seconds);
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
-            pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;
+            pipeline::write_clusters(&clusters, &docs, &mut out, &out_name)?;
+            out.commit()?;
             if skipped > 0 {
-                eprintln!("warning: {skipped} lines had no text key (id, path or url) or were error records; skipped");
+                eprintln!("note: {skipped} error records of `extract` skipped");
+            }
+            if failed > 0 {
+                let kinds: Vec<String> = by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                eprintln!(
+                    "{failed} records failed ({}); the other {} were clustered",
+                    kinds.join(", "),
+                    docs.len()
+                );
             }
             if explain {
                 eprintln!(
@@ -611,7 +652,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     eprintln!("shingles over --shingle-memory {shingle_memory} MB: dropped, and the candidates' texts read again");
                 }
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(exit_for(failed + error_args::no_pages(docs.len() + failed)))
         }
         Command::Eval {
             what:

@@ -316,7 +316,7 @@ impl TemplateStore {
                 .collect();
             let path = dir.join(format!("{name}.json"));
             let text = serde_json::to_string(t).expect("template serializes");
-            std::fs::write(&path, text).map_err(|e| crate::Error::Output { path, source: e })?;
+            crate::atomic_file::write_atomic(&path, text.as_bytes())?;
         }
         Ok(())
     }

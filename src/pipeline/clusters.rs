@@ -73,5 +73,6 @@ pub(super) fn write_clusters_file(
     docs: &[DocEntry],
 ) -> Result<()> {
     let mut out = open_output(Some(path))?;
-    write_clusters(clusters, docs, &mut *out, path)
+    write_clusters(clusters, docs, &mut out, path)?;
+    out.commit()
 }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use crate::dedup::{self, Cluster, DedupConfig, DedupStats, DocEntry, Signer};
 use crate::error::Result;
+use crate::page::PageError;
 
 use super::sign::{read_and_sign_within, reread_shingle_sets};
 
@@ -36,6 +37,7 @@ pub fn dedup_files(
     config: &DedupConfig,
     signer: &Signer,
     shingle_bytes: usize,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
 ) -> Result<DedupFiles> {
     let start = std::time::Instant::now();
     let rereadable = files
@@ -46,7 +48,7 @@ pub fn dedup_files(
     } else {
         usize::MAX
     };
-    let (mut docs, skipped, second_pass) = read_and_sign_within(files, signer, budget)?;
+    let (mut docs, skipped, second_pass) = read_and_sign_within(files, signer, budget, on_error)?;
     let sign_seconds = start.elapsed().as_secs_f64();
     let template_dates = dedup::template_dates::forget_template_dates(&mut docs);
     let (clusters, mut stats) = if second_pass {

@@ -87,7 +87,21 @@ fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> st
                     buf.truncate(old);
                     continue;
                 }
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // A broken stream (a truncated gzip): its whole lines read so far are
+                    // still records; the partial last line is lost with the rest.
+                    buf.truncate(old);
+                    let whole = memchr::memrchr(b'\n', &buf).map_or(0, |p| p + 1);
+                    buf.truncate(whole);
+                    if !buf.is_empty() {
+                        let data = std::mem::take(&mut buf);
+                        send(Block {
+                            first_line: line,
+                            data,
+                        });
+                    }
+                    return Err(e);
+                }
             };
             buf.truncate(old + n);
             if n == 0 {

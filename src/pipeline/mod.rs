@@ -21,6 +21,7 @@
 
 mod clusters;
 mod dedup_files;
+mod errors;
 mod extract;
 mod jsonl_blocks;
 mod learn;
@@ -43,6 +44,7 @@ use crate::source;
 
 pub use clusters::{write_clusters, ClusterRecord};
 pub use dedup_files::{dedup_files, DedupFiles, DEFAULT_SHINGLE_MB};
+pub use errors::{errors_path_beside, ErrorLog};
 pub use extract::{decode_and_parse, extract_all, extract_page};
 pub use learn::{build_cascade, LearnReport};
 pub use output::open_output;
@@ -52,12 +54,13 @@ pub use stream::stream_pages;
 pub use summary::Summary;
 
 use clusters::write_clusters_file;
-use output::{flush_output, print_page_error, write_json};
+use output::{flush_output, write_json};
 use pages::{extract_pages, write_pages, PARTIAL_PAGES};
 use sign::sign_with_stats;
 use summary::write_summary;
 
 /// `thresher extract`: one JSON record per page. Returns the summary.
+#[allow(clippy::too_many_arguments)] // the stages' inputs, each used once; no bundle would read better
 pub fn run_extract(
     inputs: source::Inputs,
     config: &Config,
@@ -66,6 +69,7 @@ pub fn run_extract(
     out: &mut dyn Write,
     out_path: &Path,
     progress: &indicatif::ProgressBar,
+    errors: &mut ErrorLog,
 ) -> Result<Summary> {
     let start = Instant::now();
     let mut summary = Summary::default();
@@ -81,7 +85,7 @@ pub fn run_extract(
             match &result {
                 Ok(record) => write_json(out, record, out_path),
                 Err(e) => {
-                    print_page_error(e);
+                    errors.record(e)?;
                     write_json(out, &ErrorRecord::from(e), out_path)
                 }
             }
@@ -94,6 +98,7 @@ pub fn run_extract(
 
 /// `thresher run`: extract, dedup, choose main; write `pages.jsonl`, `clusters.jsonl`
 /// and `summary.json` into `out_dir`.
+#[allow(clippy::too_many_arguments)] // as run_extract
 pub fn run_pipeline(
     inputs: source::Inputs,
     config: &Config,
@@ -102,13 +107,14 @@ pub fn run_pipeline(
     out_dir: &Path,
     duplicates: DuplicatePolicy,
     progress: &indicatif::ProgressBar,
+    errors: &mut ErrorLog,
 ) -> Result<Summary> {
     let start = Instant::now();
     std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
     // Extract (pass 1): records to a temporary file, signatures in memory.
     let partial = out_dir.join(PARTIAL_PAGES);
     let (mut summary, mut docs, skipped) =
-        extract_pages(&inputs, config, cascade, progress, &partial)?;
+        extract_pages(&inputs, config, cascade, progress, &partial, errors)?;
     summary.end_extraction(skipped, learn, cascade, start);
 
     // Dedup: sign again with collection statistics when the method needs them, then

@@ -1,12 +1,13 @@
-//! Writing outputs: opening a file (or stdout), one JSON value a line, flushing with the
-//! file named in the error, the stderr line of a failed page, and how numbers are rounded
-//! when written.
+//! Writing outputs: opening a file (atomically: a temporary name renamed when whole) or
+//! stdout, one JSON value a line, flushing with the file named in the error, the stderr
+//! line of a failed page, and how numbers are rounded when written.
 
 use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
 
+use crate::atomic_file::AtomicFile;
 use crate::error::{Error, Result};
 use crate::page::PageError;
 
@@ -23,18 +24,56 @@ pub(super) fn print_page_error(e: &PageError) {
     );
 }
 
-/// Open an output file (or stdout for `-`), creating parent directories.
-pub fn open_output(path: Option<&Path>) -> Result<Box<dyn Write>> {
-    match path {
-        None => Ok(Box::new(std::io::BufWriter::new(std::io::stdout()))),
-        Some(p) if p == Path::new("-") => Ok(Box::new(std::io::BufWriter::new(std::io::stdout()))),
-        Some(p) => {
-            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            }
-            let f = std::fs::File::create(p).map_err(|e| Error::io(p, e))?;
-            Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, f)))
+/// An output: standard output, or a file written atomically (temporary name, renamed
+/// by [`Output::commit`]; see `crate::atomic_file`).
+pub enum Output {
+    Stdout(std::io::BufWriter<std::io::Stdout>),
+    File(AtomicFile),
+}
+
+impl Output {
+    /// Flush; a file is renamed to its final name. Not calling it leaves the old file.
+    pub fn commit(self) -> Result<()> {
+        match self {
+            Output::Stdout(mut w) => w.flush().map_err(|e| Error::Output {
+                path: "-".into(),
+                source: e,
+            }),
+            Output::File(f) => f.commit(),
         }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File(f) => f.write(buf),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.write_all(buf),
+            Output::File(f) => f.write_all(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File(f) => f.flush(),
+        }
+    }
+}
+
+/// Open an output file (or stdout for `-` or none), creating parent directories. A file
+/// appears under its name only at [`Output::commit`].
+pub fn open_output(path: Option<&Path>) -> Result<Output> {
+    match path {
+        None => Ok(Output::Stdout(std::io::BufWriter::new(std::io::stdout()))),
+        Some(p) if p == Path::new("-") => {
+            Ok(Output::Stdout(std::io::BufWriter::new(std::io::stdout())))
+        }
+        Some(p) => Ok(Output::File(AtomicFile::create(p)?)),
     }
 }
 

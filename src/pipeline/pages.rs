@@ -17,7 +17,7 @@ use crate::page::ErrorRecord;
 use crate::source;
 
 use super::extract::extract_all;
-use super::output::{flush_output, open_output, print_page_error, write_json};
+use super::output::{open_output, write_json};
 use super::summary::Summary;
 
 /// Pass 1's file in the output folder (removed after pass 2).
@@ -45,6 +45,7 @@ pub(super) fn extract_pages(
     cascade: &Cascade,
     progress: &indicatif::ProgressBar,
     tmp_path: &Path,
+    errors: &mut super::ErrorLog,
 ) -> Result<(Summary, Vec<DocEntry>, usize)> {
     let mut tmp = open_output(Some(tmp_path))?;
     let signer = Signer::new(&config.dedup);
@@ -90,17 +91,16 @@ pub(super) fn extract_pages(
                         },
                         signature,
                     });
-                    write_json(&mut *tmp, &record, tmp_path)
+                    write_json(&mut tmp, &record, tmp_path)
                 }
                 Err(e) => {
-                    print_page_error(&e);
-                    write_json(&mut *tmp, &ErrorRecord::from(&e), tmp_path)
+                    errors.record(&e)?;
+                    write_json(&mut tmp, &ErrorRecord::from(&e), tmp_path)
                 }
             }
         },
     )?;
-    flush_output(&mut *tmp, tmp_path)?;
-    drop(tmp);
+    tmp.commit()?;
     Ok((summary, docs, skipped))
 }
 
@@ -139,17 +139,16 @@ pub(super) fn write_pages(
                 continue;
             }
             if duplicates == DuplicatePolicy::Keep {
-                write_json(&mut *out, &value, pages_path)?;
+                write_json(&mut out, &value, pages_path)?;
                 continue;
             }
             obj.insert("cluster".into(), cluster.into());
             obj.insert("is_main".into(), is_main.into());
             obj.insert("main".into(), main.into());
         }
-        write_json(&mut *out, &value, pages_path)?;
+        write_json(&mut out, &value, pages_path)?;
     }
-    flush_output(&mut *out, pages_path)?;
-    drop(out);
+    out.commit()?;
     let _ = std::fs::remove_file(tmp_path);
     Ok(())
 }

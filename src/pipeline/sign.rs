@@ -12,6 +12,7 @@ use crate::choose_main::{DocMeta, Published};
 use crate::dedup::canonical::{canonical_key, url_key};
 use crate::dedup::{self, DedupConfig, DocEntry, Signer};
 use crate::error::{Error, Result};
+use crate::page::{ErrorKind, PageError};
 
 /// JSONL lines parsed (and signed) in parallel at a time. Set in d8a5bb6 (the foundation);
 /// hand-set, not swept (results do not depend on it: lines are kept in file order).
@@ -45,7 +46,7 @@ struct DedupInput {
 
 fn open_jsonl(file: &Path) -> Result<Box<dyn BufRead>> {
     let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
-    Ok(if file.extension().is_some_and(|e| e == "gz") {
+    Ok(if is_gz(file) {
         Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(
             f,
         )))
@@ -67,13 +68,18 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
     let normalizer = dedup::lexical::LexicalSigner::stats_normalizer();
     let mut stats = dedup::CollectionStats::default();
     for file in files {
-        let mut lines = open_jsonl(file)?.lines();
+        // An unreadable file or a broken gzip stream is reported, per file, by
+        // `read_and_sign`; the statistics take what could be read.
+        let Ok(reader) = open_jsonl(file) else {
+            continue;
+        };
+        let mut lines = reader.split(b'\n');
         loop {
-            let chunk: Vec<String> = lines
+            let chunk: Vec<Vec<u8>> = lines
                 .by_ref()
                 .take(JSONL_CHUNK_LINES)
-                .collect::<std::io::Result<_>>()
-                .map_err(|e| Error::io(file, e))?;
+                .map_while(std::io::Result::ok)
+                .collect();
             if chunk.is_empty() {
                 break;
             }
@@ -83,7 +89,7 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
                     if let Ok(TextOnly {
                         text: Some(t),
                         error: None,
-                    }) = serde_json::from_str(line)
+                    }) = serde_json::from_slice(line)
                     {
                         st.add_text(&normalizer, &t);
                     }
@@ -96,11 +102,18 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
     Ok(stats)
 }
 
-/// Read JSONL documents (optionally `.gz`) and sign them in parallel. Lines that are
-/// error records or have no key are skipped with a warning; invalid JSON is an error
-/// naming the file and line.
-pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry>, usize)> {
-    let (docs, skipped, _) = read_and_sign_within(files, signer, usize::MAX)?;
+/// Read JSONL documents (optionally `.gz`) and sign them in parallel. A bad line (not
+/// JSON, no `text`, no key) or an unreadable file is one error passed to `on_error`
+/// (naming file and line), and reading goes on; `on_error` returning `Err` stops
+/// (`--max-errors`). Error records of `extract` are skipped (counted in the second
+/// value: they were reported when extracted). A key seen before is a warning naming both
+/// lines, and the first record is kept (see [`DuplicateKeys`]).
+pub fn read_and_sign(
+    files: &[PathBuf],
+    signer: &Signer,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
+) -> Result<(Vec<DocEntry>, usize)> {
+    let (docs, skipped, _) = read_and_sign_within(files, signer, usize::MAX, on_error)?;
     Ok((docs, skipped))
 }
 
@@ -112,34 +125,67 @@ pub fn read_and_sign_within(
     files: &[PathBuf],
     signer: &Signer,
     shingle_bytes: usize,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
 ) -> Result<(Vec<DocEntry>, usize, bool)> {
     let mut docs: Vec<DocEntry> = Vec::new();
     let mut skipped = 0;
     let mut kept_bytes = 0usize;
     let mut dropped = false;
-    for file in files {
-        super::jsonl_blocks::for_each_block(file, |block| {
-            let lines = block.lines();
+    let mut seen = DuplicateKeys::default();
+    for (file_index, file) in files.iter().enumerate() {
+        let fail = |line: Option<usize>, kind, message: String| PageError {
+            path: match line {
+                Some(n) => format!("{}:{n}", file.display()),
+                None => file.display().to_string(),
+            },
+            url: String::new(),
+            kind,
+            message,
+        };
+        // An error of `on_error` (a stop) is told apart from a read error of the file.
+        let mut stop: Option<Error> = None;
+        let mut lines_read = 0usize;
+        let read = super::jsonl_blocks::for_each_block(file, |block| {
             let keep = !dropped;
-            let parsed: Vec<Result<Option<DocEntry>>> = lines
+            let all = block.lines();
+            lines_read = all.last().map_or(lines_read, |&(n, _)| n);
+            let lines: Vec<(usize, &[u8])> = all
+                .into_iter()
+                .filter(|(_, line)| !line.trim_ascii().is_empty())
+                .collect();
+            let parsed: Vec<(usize, ParsedLine)> = lines
                 .par_iter()
                 .map(|&(n, line)| {
-                    Ok(parse_doc(file, n, line)?.map(|(meta, text)| {
-                        let mut signature = signer.sign(&text);
-                        if let (false, Some(s)) = (keep, signature.as_mut()) {
-                            s.shingles = Vec::new();
-                        }
-                        DocEntry { meta, signature }
-                    }))
+                    let doc = parse_line(line).map(|d| {
+                        d.map(|(meta, text)| {
+                            let mut signature = signer.sign(&text);
+                            if let (false, Some(s)) = (keep, signature.as_mut()) {
+                                s.shingles = Vec::new();
+                            }
+                            DocEntry { meta, signature }
+                        })
+                    });
+                    (n, doc)
                 })
                 .collect();
-            for p in parsed {
-                match p? {
-                    Some(d) => {
-                        kept_bytes += d.signature.as_ref().map_or(0, |s| s.shingles.len() * 8);
-                        docs.push(d);
+            for (n, p) in parsed {
+                let outcome = match p {
+                    Ok(Some(d)) => {
+                        if seen.first_place(&d.meta.key, &docs, file_index, n, files) {
+                            kept_bytes += d.signature.as_ref().map_or(0, |s| s.shingles.len() * 8);
+                            docs.push(d);
+                        }
+                        Ok(())
                     }
-                    None => skipped += 1,
+                    Ok(None) => {
+                        skipped += 1;
+                        Ok(())
+                    }
+                    Err((kind, message)) => on_error(fail(Some(n), kind, message)),
+                };
+                if let Err(e) = outcome {
+                    stop = Some(e);
+                    return Err(Error::Config("stopped".into()));
                 }
             }
             if !dropped && kept_bytes > shingle_bytes {
@@ -151,14 +197,30 @@ pub fn read_and_sign_within(
                 }
             }
             Ok(())
-        })?;
+        });
+        if let Some(e) = stop {
+            return Err(e);
+        }
+        if let Err(e) = read {
+            // The stream cannot be resynchronised: the rest of this file is lost.
+            let kind = if is_gz(file) {
+                ErrorKind::Decompress
+            } else {
+                ErrorKind::Read
+            };
+            let message = format!("cannot read after line {lines_read}: {e}");
+            on_error(fail(Some(lines_read + 1), kind, message))?;
+        }
     }
+    seen.report();
     Ok((docs, skipped, dropped))
 }
 
 /// The second pass of a run whose shingles were dropped: the sorted shingle sets of the
 /// documents `needed` (indices into the documents [`read_and_sign_within`] returned for
-/// the same `files`, ascending), in that order. The files must not have changed since.
+/// the same `files`, ascending), in that order. Lines are matched to the first pass's
+/// documents by key, in order, so the lines it left out (bad lines, repeated keys) are
+/// passed over again; a file changed since is an error.
 pub fn reread_shingle_sets(
     files: &[PathBuf],
     signer: &Signer,
@@ -172,35 +234,25 @@ pub fn reread_shingle_sets(
             let lines = block.lines();
             let parsed: Vec<Option<(DocMeta, String)>> = lines
                 .par_iter()
-                .map(|&(n, line)| parse_doc(file, n, line))
-                .collect::<Result<_>>()?;
-            let first = next_doc;
-            let wanted: Vec<(usize, &(DocMeta, String))> = parsed
-                .iter()
-                .flatten()
-                .enumerate()
-                .map(|(i, d)| (first + i, d))
-                .filter(|(i, _)| needed[sets.len()..].binary_search(i).is_ok())
+                .map(|&(_, line)| parse_line(line).ok().flatten())
                 .collect();
-            next_doc += parsed.iter().flatten().count();
-            for (i, (meta, _)) in &wanted {
-                if docs.get(*i).is_none_or(|d| d.meta.key != meta.key) {
-                    return Err(Error::BadLine {
-                        path: file.clone(),
-                        line: block.first_line,
-                        message: "the file changed while dedup was reading it (a document to verify is not where the first pass saw it)".into(),
-                    });
+            let mut wanted: Vec<&str> = Vec::new();
+            for (meta, text) in parsed.iter().flatten() {
+                if docs.get(next_doc).is_some_and(|d| d.meta.key == meta.key) {
+                    if needed[sets.len() + wanted.len()..]
+                        .binary_search(&next_doc)
+                        .is_ok()
+                    {
+                        wanted.push(text);
+                    }
+                    next_doc += 1;
                 }
             }
-            sets.par_extend(
-                wanted
-                    .par_iter()
-                    .map(|(_, (_, text))| signer.shingle_set(text)),
-            );
+            sets.par_extend(wanted.par_iter().map(|text| signer.shingle_set(text)));
             Ok(())
         })?;
     }
-    if sets.len() != needed.len() {
+    if sets.len() != needed.len() || next_doc != docs.len() {
         return Err(Error::Config(format!(
             "{} documents to verify, {} found when reading the input again: did a file change during the run?",
             needed.len(),
@@ -210,27 +262,102 @@ pub fn reread_shingle_sets(
     Ok(sets)
 }
 
-/// One JSONL line of `thresher dedup`'s input: its key (id, path or url) and metadata,
-/// and its text; `None` for a blank line, an error record or a record without a key.
-fn parse_doc(file: &Path, n: usize, line: &[u8]) -> Result<Option<(DocMeta, String)>> {
+/// Keys seen so far, to find a record whose key another record already has. The choice
+/// is the first record's: it came first in the inputs (an earlier file, an earlier
+/// line), which is the order a user controls. Keys are held as 64-bit hashes with the
+/// index of their document (whose key is compared, so a hash collision is no duplicate),
+/// plus where each document was read: 16 bytes a document rather than a copy of its key.
+#[derive(Default)]
+struct DuplicateKeys {
+    by_hash: std::collections::HashMap<u64, usize>,
+    /// (file index, line) of each document kept, by document index.
+    places: Vec<(u32, u32)>,
+    duplicates: usize,
+}
+
+/// Duplicate warnings printed one by one; beyond this, only their number.
+const DUPLICATE_WARNINGS_SHOWN: usize = 20;
+
+impl DuplicateKeys {
+    /// `true` when `key` is new (the caller keeps the document, which becomes
+    /// `docs.len()`); `false` after a warning naming both places.
+    fn first_place(
+        &mut self,
+        key: &str,
+        docs: &[DocEntry],
+        file: usize,
+        line: usize,
+        files: &[PathBuf],
+    ) -> bool {
+        let hash = xxhash_rust::xxh3::xxh3_64(key.as_bytes());
+        match self.by_hash.entry(hash) {
+            std::collections::hash_map::Entry::Occupied(e) if docs[*e.get()].meta.key == key => {
+                self.duplicates += 1;
+                if self.duplicates <= DUPLICATE_WARNINGS_SHOWN {
+                    let (f0, l0) = self.places[*e.get()];
+                    eprintln!(
+                        "warning: {}:{line}: duplicate id {key:?}, first at {}:{l0}; keeping the first",
+                        files[file].display(),
+                        files[f0 as usize].display(),
+                    );
+                }
+                return false;
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {} // a hash collision
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(docs.len());
+            }
+        }
+        self.places.push((file as u32, line as u32));
+        true
+    }
+
+    fn report(&self) {
+        if self.duplicates > DUPLICATE_WARNINGS_SHOWN {
+            eprintln!(
+                "warning: {} records had an id seen before (first {} shown); the first of each was kept",
+                self.duplicates, DUPLICATE_WARNINGS_SHOWN
+            );
+        }
+    }
+}
+
+fn is_gz(file: &Path) -> bool {
+    file.extension().is_some_and(|e| e == "gz")
+}
+
+/// What [`parse_line`] makes of a line.
+type ParsedLine<T = DocEntry> = std::result::Result<Option<T>, (ErrorKind, String)>;
+
+/// One JSONL line → a document's metadata and text, `None` for blank lines and
+/// `extract`'s error records, or the error kind and message.
+fn parse_line(line: &[u8]) -> ParsedLine<(DocMeta, String)> {
     if line.trim_ascii().is_empty() {
         return Ok(None);
     }
-    let rec: DedupInput = serde_json::from_slice(line).map_err(|e| Error::BadLine {
-        path: file.to_path_buf(),
-        line: n,
-        message: e.to_string(),
-    })?;
+    let rec: DedupInput =
+        serde_json::from_slice(line).map_err(|e| (ErrorKind::Json, e.to_string()))?;
+    if rec.error.is_some() {
+        return Ok(None);
+    }
     let key = match (&rec.id, &rec.path, &rec.url) {
         (Some(serde_json::Value::String(s)), _, _) => s.clone(),
         (Some(v), _, _) if !v.is_null() => v.to_string(),
         (_, Some(p), _) => p.clone(),
         (_, _, Some(u)) => u.clone(),
-        _ => return Ok(None),
+        _ => {
+            return Err((
+                ErrorKind::NoKey,
+                "record has no key (`id`, `path` or `url`)".into(),
+            ))
+        }
     };
-    if rec.error.is_some() {
-        return Ok(None);
-    }
+    let Some(text) = rec.text else {
+        return Err((
+            ErrorKind::NoText,
+            format!("record {key:?} has no `text` string"),
+        ));
+    };
     Ok(Some((
         DocMeta {
             key,
@@ -241,7 +368,7 @@ fn parse_doc(file: &Path, n: usize, line: &[u8]) -> Result<Option<(DocMeta, Stri
             canonical: canonical_key(rec.canonical_url.as_deref(), rec.url.as_deref()),
             url_key: rec.url.as_deref().and_then(url_key),
         },
-        rec.text.unwrap_or_default(),
+        text,
     )))
 }
 
@@ -256,7 +383,10 @@ pub(super) fn sign_with_stats(
     let partial = partial.to_path_buf();
     let stats = collection_stats(std::slice::from_ref(&partial))?;
     let signer = Signer::with_stats(config, Some(Arc::new(stats)));
-    let (signed, _) = read_and_sign(std::slice::from_ref(&partial), &signer)?;
+    // The file is our own pass 1: a bad line there is a bug, not bad input.
+    let (signed, _) = read_and_sign(std::slice::from_ref(&partial), &signer, &mut |e| {
+        Err(Error::Config(format!("internal: {e}")))
+    })?;
     for (doc, s) in docs.iter_mut().zip(signed) {
         doc.signature = s.signature;
     }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::dedup::DedupStats;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::extract::Cascade;
 use crate::page::{ExtractRecord, PageError};
 
@@ -106,8 +106,5 @@ fn finish_timing(summary: &mut Summary, stage: &'static str, start: Instant) {
 /// Write `summary.json` (pretty-printed).
 pub(super) fn write_summary(summary_path: &Path, summary: &Summary) -> Result<()> {
     let text = serde_json::to_string_pretty(summary).expect("summary serializes");
-    std::fs::write(summary_path, text + "\n").map_err(|e| Error::Output {
-        path: summary_path.to_owned(),
-        source: e,
-    })
+    crate::atomic_file::write_atomic(summary_path, (text + "\n").as_bytes())
 }

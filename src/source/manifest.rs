@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::page::{ErrorKind, PageError};
 
 /// One manifest line.
 #[derive(Debug, Clone, Deserialize)]
@@ -35,30 +36,53 @@ pub struct Manifest {
     /// Entries in file order, with the file each names.
     pub entries: Vec<(PathBuf, ManifestEntry)>,
     by_file: HashMap<PathBuf, usize>,
+    /// Lines that could not be used (`manifest.jsonl:N`): each costs its page only.
+    pub problems: Vec<PageError>,
 }
 
 impl Manifest {
     /// Read a manifest. A line that is not valid JSON or lacks `path`/`url` is a
-    /// configuration error naming the file and line: a half-read manifest would silently
-    /// give pages wrong dates and URLs.
+    /// per-record error naming the file and line ([`Manifest::problems`]; its page, if
+    /// found in a directory, gets no manifest data). A second line for the same file is
+    /// a warning naming both lines; the first is kept. Only an unreadable manifest fails.
     pub fn load(path: &Path) -> Result<Manifest> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let mut manifest = Manifest::default();
-        for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let mut lines_of: Vec<usize> = Vec::new();
+        // Bytes, not `lines()`: a line of invalid UTF-8 is one bad line, not the end.
+        for (n, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
             let line = line.map_err(|e| Error::io(path, e))?;
-            if line.trim().is_empty() {
+            if line.trim_ascii().is_empty() {
                 continue;
             }
-            let entry: ManifestEntry = serde_json::from_str(&line).map_err(|e| Error::BadLine {
-                path: path.to_owned(),
-                line: n + 1,
-                message: e.to_string(),
-            })?;
+            let entry: ManifestEntry = match serde_json::from_slice(&line) {
+                Ok(e) => e,
+                Err(e) => {
+                    manifest.problems.push(PageError {
+                        path: format!("{}:{}", path.display(), n + 1),
+                        url: String::new(),
+                        kind: ErrorKind::Manifest,
+                        message: e.to_string(),
+                    });
+                    continue;
+                }
+            };
             let file = base.join(&entry.path);
             let key = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+            if let Some(&first) = manifest.by_file.get(&key) {
+                eprintln!(
+                    "warning: {}:{}: {} is listed again (first at line {}); keeping the first",
+                    path.display(),
+                    n + 1,
+                    entry.path,
+                    lines_of[first]
+                );
+                continue;
+            }
             manifest.by_file.insert(key, manifest.entries.len());
             manifest.entries.push((file, entry));
+            lines_of.push(n + 1);
         }
         Ok(manifest)
     }

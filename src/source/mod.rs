@@ -8,6 +8,7 @@
 pub mod charset;
 pub mod fetch;
 pub mod manifest;
+pub mod sniff;
 pub mod warc;
 
 use std::io::Read;
@@ -94,15 +95,56 @@ fn is_page_file(name: &str) -> bool {
     n.ends_with(".html") || n.ends_with(".htm") || n.ends_with(".html.gz") || n.ends_with(".htm.gz")
 }
 
+/// Names whose extension says they are not pages (`.css`, `.jpg`, `.json`, …): not
+/// opened to look. Names without an extension, or with one a crawler derives from the
+/// URL (`.php`, `.asp`, `.shtml`, numbers), are sniffed.
+fn has_other_extension(name: &str) -> bool {
+    const NOT_PAGES: &[&str] = &[
+        "css", "js", "mjs", "json", "jsonl", "txt", "xml", "csv", "tsv", "md", "yaml", "yml",
+        "png", "jpg", "jpeg", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "pdf",
+        "zip", "tar", "7z", "rar", "bz2", "xz", "zst", "mp3", "mp4", "webm", "ogg", "wav", "woff",
+        "woff2", "ttf", "otf", "eot", "exe", "so", "dll", "bin", "db", "parquet",
+    ];
+    let n = name.to_ascii_lowercase();
+    let n = n.strip_suffix(".gz").unwrap_or(&n);
+    n.rsplit_once('.')
+        .is_some_and(|(_, ext)| NOT_PAGES.contains(&ext))
+}
+
 fn is_warc_file(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     n.ends_with(".warc") || n.ends_with(".warc.gz")
 }
 
 /// List the pages named by `paths` (files or directories, recursive, sorted so that runs
-/// are reproducible). Without paths, the manifest's own entries are the inputs.
+/// are reproducible). Without paths, the manifest's own entries are the inputs. In a
+/// directory, files are taken by name (`*.html`, `*.htm`, `*.html.gz`, `*.warc(.gz)`) or,
+/// failing that, by content (`sniff`: pages saved without an extension). A directory
+/// holding no page is an error (`no_pages`); a file reached twice (two arguments, a
+/// link) is read once, with a warning naming both.
 pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
     let mut inputs = Inputs::default();
+    if let Some(m) = manifest {
+        inputs.errors.extend(m.problems.iter().cloned());
+    }
+    let mut seen = std::collections::HashMap::<PathBuf, PathBuf>::new();
+    let mut first_time = |file: &Path| -> bool {
+        let key = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_owned());
+        match seen.get(&key) {
+            Some(first) => {
+                eprintln!(
+                    "warning: {} is {} again; read once",
+                    file.display(),
+                    first.display()
+                );
+                false
+            }
+            None => {
+                seen.insert(key, file.to_owned());
+                true
+            }
+        }
+    };
     if paths.is_empty() {
         if let Some(m) = manifest {
             for (file, entry) in &m.entries {
@@ -116,13 +158,31 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
             let walker = walkdir::WalkDir::new(arg)
                 .follow_links(true)
                 .sort_by_file_name();
+            let (mut found, mut others) = (0usize, 0usize);
             for entry in walker {
                 match entry {
                     Ok(e) if e.file_type().is_file() => {
                         let name = e.file_name().to_string_lossy();
-                        if is_warc_file(&name) {
-                            inputs.warcs.push(e.path().to_owned());
+                        let kind = if is_warc_file(&name) {
+                            sniff::Kind::Warc
                         } else if is_page_file(&name) {
+                            sniff::Kind::Page
+                        } else if has_other_extension(&name) {
+                            sniff::Kind::Other
+                        } else {
+                            sniff::sniff_file(e.path())
+                        };
+                        if kind == sniff::Kind::Other {
+                            others += 1;
+                            continue;
+                        }
+                        found += 1;
+                        if !first_time(e.path()) {
+                            continue;
+                        }
+                        if kind == sniff::Kind::Warc {
+                            inputs.warcs.push(e.path().to_owned());
+                        } else {
                             inputs.files.push(file_input(e.path(), Some(arg), manifest));
                         }
                     }
@@ -133,12 +193,25 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
                     )),
                 }
             }
+            if found == 0 {
+                inputs.errors.push(PageError {
+                    path: arg.display().to_string(),
+                    url: String::new(),
+                    kind: ErrorKind::NoPages,
+                    message: format!(
+                        "no pages: {others} files, none HTML or WARC by name or content"
+                    ),
+                });
+            }
         } else if arg.is_file() {
             let name = arg
                 .file_name()
                 .map(|n| n.to_string_lossy())
                 .unwrap_or_default();
-            if is_warc_file(&name) {
+            if !first_time(arg) {
+                continue;
+            }
+            if is_warc_file(&name) || sniff::sniff_file(arg) == sniff::Kind::Warc {
                 inputs.warcs.push(arg.clone());
             } else {
                 // A file named explicitly is read whatever its extension.
@@ -229,14 +302,15 @@ fn looks_like_host(name: &str) -> bool {
 /// Read a page file; `.gz` is decompressed. More than `max` bytes are cut (and the page
 /// kept): a huge page still yields its beginning rather than failing the run.
 fn read_page_file(file: &Path, max: usize) -> Result<Vec<u8>, (ErrorKind, String)> {
-    let f = std::fs::File::open(file).map_err(|e| (ErrorKind::Read, e.to_string()))?;
-    let gz = file
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    let mut f = std::io::BufReader::new(
+        std::fs::File::open(file).map_err(|e| (ErrorKind::Read, e.to_string()))?,
+    );
+    // By content, not name: pages saved gzipped under `.html` or without an extension.
+    let gz = std::io::BufRead::fill_buf(&mut f).is_ok_and(sniff::is_gzip);
     let mut body = Vec::new();
     let limit = max as u64;
     let result = if gz {
-        flate2::read::MultiGzDecoder::new(std::io::BufReader::new(f))
+        flate2::read::MultiGzDecoder::new(f)
             .take(limit)
             .read_to_end(&mut body)
     } else {

@@ -30,13 +30,13 @@ impl WarcPages {
             kind: ErrorKind::Read,
             message: e.to_string(),
         })?;
-        let gz = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        let mut file = BufReader::new(file);
+        // By content, not name (a WARC found by sniffing may have any name).
+        let gz = file.fill_buf().is_ok_and(super::sniff::is_gzip);
         let reader: Box<dyn BufRead + Send> = if gz {
             Box::new(BufReader::with_capacity(
                 1 << 16,
-                flate2::read::MultiGzDecoder::new(BufReader::new(file)),
+                flate2::read::MultiGzDecoder::new(file),
             ))
         } else {
             Box::new(BufReader::with_capacity(1 << 16, file))
@@ -84,12 +84,22 @@ impl Iterator for WarcPages {
                     ));
                 }
             };
+            // Headers are read from the raw parts: the crate's `header()` panics on a
+            // value that is not UTF-8 (found by tests/props_readers.rs).
+            let (kind, date) = (record.warc_type().clone(), *record.date());
+            let (raw, block) = record.into_raw_parts();
+            let record = RawRecord {
+                kind,
+                date,
+                headers: raw.headers,
+                block,
+            };
             match page_from_record(&record, &self.path, self.index, self.max_page_bytes) {
                 Ok(Some(page)) => return Some(PageJob::Loaded(page)),
                 Ok(None) => {}
                 Err(reason) => {
                     let uri = record.header(WarcHeader::TargetURI).unwrap_or_default();
-                    self.skipped.push((uri.into_owned(), reason));
+                    self.skipped.push((uri, reason));
                 }
             }
         }
@@ -97,10 +107,27 @@ impl Iterator for WarcPages {
     }
 }
 
+/// A record's type, date, headers (raw bytes) and block.
+struct RawRecord {
+    kind: RecordType,
+    date: chrono::DateTime<chrono::Utc>,
+    headers: std::collections::HashMap<WarcHeader, Vec<u8>>,
+    block: Vec<u8>,
+}
+
+impl RawRecord {
+    /// A header's value, bytes that are not UTF-8 replaced.
+    fn header(&self, name: WarcHeader) -> Option<String> {
+        self.headers
+            .get(&name)
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+    }
+}
+
 /// `Ok(None)`: not a page-carrying record type. `Err(reason)`: a response that is not a
 /// page we keep (status, content type).
 fn page_from_record(
-    record: &warc::Record<warc::BufferedBody>,
+    record: &RawRecord,
     path: &Path,
     index: usize,
     max: usize,
@@ -110,8 +137,8 @@ fn page_from_record(
         .map(|u| u.trim_matches(['<', '>']).to_string())
         .unwrap_or_default();
     let page_path = format!("{}#{}", path.display(), index);
-    let block = record.body();
-    let (content_type, body) = match record.warc_type() {
+    let block = &record.block[..];
+    let (content_type, body) = match record.kind {
         RecordType::Response => {
             let http = parse_http_response(block).ok_or("not an HTTP response")?;
             if !(200..300).contains(&http.status) {
@@ -126,12 +153,7 @@ fn page_from_record(
             }
             (http.content_type, body)
         }
-        RecordType::Resource => (
-            record
-                .header(WarcHeader::ContentType)
-                .map(|c| c.into_owned()),
-            block.to_vec(),
-        ),
+        RecordType::Resource => (record.header(WarcHeader::ContentType), block.to_vec()),
         _ => return Ok(None),
     };
     if let Some(ct) = &content_type {
@@ -144,7 +166,7 @@ fn page_from_record(
     Ok(Some(Page {
         path: page_path,
         url,
-        fetched_at: Some(*record.date()),
+        fetched_at: Some(record.date),
         popularity: 0.0,
         content_type,
         body,
