@@ -8,7 +8,9 @@
 pub mod charset;
 pub mod fetch;
 pub mod manifest;
+pub mod revisit;
 pub mod warc;
+pub mod warc_records;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
