@@ -89,8 +89,13 @@ impl RefersTo {
                 warc.display()
             )
         })?;
-        let rec = read_record_at(&file, self.offset, max_block)
-            .map_err(|e| format!("revisit of {}: {e}", self.target_uri))?;
+        let rec = read_record_at(&file, self.offset, max_block).map_err(|e| {
+            format!(
+                "revisit of {} (refers to {}): {e}",
+                self.target_uri,
+                self.file.display()
+            )
+        })?;
         let date_ok = self.date.is_empty()
             || rec
                 .header("WARC-Date")
@@ -118,7 +123,11 @@ impl RefersTo {
         if let Some(name) = self.file.file_name() {
             candidates.push(dir.join(name));
         }
-        candidates.into_iter().find(|c| c.is_file())
+        // Never the WARC holding the reference (daily crawls often share a file name).
+        let itself = std::fs::canonicalize(warc).ok();
+        candidates
+            .into_iter()
+            .find(|c| c.is_file() && std::fs::canonicalize(c).ok() != itself)
     }
 }
 
