@@ -90,6 +90,22 @@ fn read_line(r: &mut impl BufRead) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(line))
 }
 
+/// Consume whitespace (the blank lines that end a record).
+fn skip_blank(r: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let n = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let all = n == buf.len();
+        r.consume(n);
+        if !all {
+            return Ok(());
+        }
+    }
+}
+
 /// Parse the next record from `r` (blank lines before it skipped); `None` at end of input.
 /// Block bytes past `max_block` are read and dropped.
 fn parse_record(r: &mut impl BufRead, max_block: usize) -> Result<Option<RawRecord>, String> {
@@ -193,6 +209,10 @@ impl Iterator for Scanner {
             match std::mem::replace(&mut self.state, State::Done) {
                 State::Done => return None,
                 State::Plain(mut input) => {
+                    // The offset is where `WARC/` starts, past the previous record's end.
+                    if let Err(e) = skip_blank(&mut input) {
+                        return Some(Err(format!("offset {}: {e}", input.pos)));
+                    }
                     let offset = input.pos;
                     return match parse_record(&mut input, self.max_block) {
                         Ok(Some(mut rec)) => {
@@ -263,5 +283,83 @@ pub fn read_record_at(path: &Path, offset: u64, max_block: usize) -> Result<RawR
         }
         Ok(None) => Err(format!("{}: no record at offset {offset}", path.display())),
         Err(e) => Err(format!("{}: offset {offset}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::warc::WarcWriter;
+    use std::io::Write;
+
+    fn write(path: &Path, n: usize) -> Vec<u64> {
+        let mut w = WarcWriter::open_append(path, None).unwrap();
+        let offsets = (0..n)
+            .map(|i| {
+                let block = format!("HTTP/1.1 200 OK\r\nETag: \"{i}\"\r\n\r\n<p>page {i}</p>");
+                w.write_record(
+                    &[
+                        ("WARC-Type", "response".into()),
+                        ("WARC-Target-URI", format!("http://a.example/{i}")),
+                    ],
+                    block.as_bytes(),
+                )
+                .unwrap()
+            })
+            .collect();
+        w.flush().unwrap();
+        offsets
+    }
+
+    #[test]
+    fn scan_gives_each_record_its_offset_and_reads_back_at_it() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["c.warc", "c.warc.gz"] {
+            let path = dir.path().join(name);
+            let offsets = write(&path, 3);
+            let recs: Vec<RawRecord> = scan(&path, 1 << 20).unwrap().map(|r| r.unwrap()).collect();
+            assert_eq!(recs.len(), 3, "{name}");
+            for (i, rec) in recs.iter().enumerate() {
+                assert_eq!(rec.offset, Some(offsets[i]), "{name}");
+                assert_eq!(rec.target_uri(), format!("http://a.example/{i}"));
+                let again = read_record_at(&path, offsets[i], 1 << 20).unwrap();
+                assert_eq!(again.block, rec.block, "{name}");
+            }
+            // Blocks are cut at max_block, the scan goes on.
+            let short: Vec<RawRecord> = scan(&path, 10).unwrap().map(|r| r.unwrap()).collect();
+            assert_eq!(short.len(), 3);
+            assert!(short.iter().all(|r| r.block.len() == 10));
+        }
+    }
+
+    #[test]
+    fn a_member_with_several_records_gives_an_offset_to_its_first_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("p.warc");
+        write(&plain, 2);
+        let gz = dir.path().join("one-member.warc.gz");
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&std::fs::read(&plain).unwrap()).unwrap();
+        std::fs::write(&gz, e.finish().unwrap()).unwrap();
+        let offsets: Vec<Option<u64>> = scan(&gz, 1 << 20)
+            .unwrap()
+            .map(|r| r.unwrap().offset)
+            .collect();
+        assert_eq!(offsets, [Some(0), None]);
+    }
+
+    #[test]
+    fn a_cut_file_ends_the_scan_with_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.warc");
+        let offsets = write(&path, 2);
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..offsets[1] as usize + 30]).unwrap();
+        let items: Vec<Result<RawRecord, String>> = scan(&path, 1 << 20).unwrap().collect();
+        assert_eq!(items.len(), 2);
+        assert!(items[0].is_ok());
+        let err = items[1].as_ref().unwrap_err();
+        assert!(err.contains(&format!("offset {}", offsets[1])), "{err}");
+        assert!(read_record_at(&path, 5, 1 << 20).is_err());
     }
 }
