@@ -303,7 +303,11 @@ fn fetch_writes_a_warc_that_extract_reads() {
     );
     let ex = common::run(&["extract", warc.to_str().unwrap()]);
     let recs = common::stdout_jsonl(&ex);
-    assert_eq!(recs.len(), 2, "robots.txt and the PDF are not pages: {recs:?}");
+    assert_eq!(
+        recs.len(),
+        2,
+        "robots.txt and the PDF are not pages: {recs:?}"
+    );
     assert!(recs.iter().all(|r| r["fetched_at"].is_string()));
     // The manifest's offsets point at the response records.
     let m = manifest(&dir.path().join("c.manifest.jsonl"));

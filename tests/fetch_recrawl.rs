@@ -13,7 +13,9 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use fetch_server::{article, field, html, manifest, redirect, test_ca, warc_records, Reply, Server, FAST};
+use fetch_server::{
+    article, field, html, manifest, redirect, test_ca, warc_records, Reply, Server, FAST,
+};
 use serde_json::Value;
 
 fn fetch(out: &Path, extra: &[&str], urls: &[String]) -> std::process::Output {
@@ -40,15 +42,19 @@ fn records_for(warc: &Path, url: &str) -> Vec<(String, String)> {
 fn https_is_fetched_only_with_the_certificate_authority_given() {
     let ca = test_ca("site");
     let stranger = test_ca("stranger");
-    let site = Server::start_with("127.0.0.1", Some(ca.server.clone()), |path, _, _| match path {
-        "/robots.txt" => Reply::Full {
-            status: 200,
-            headers: vec![("Content-Type", "text/plain".into())],
-            body: b"User-agent: *\nDisallow: /private\n".to_vec(),
+    let site = Server::start_with(
+        "127.0.0.1",
+        Some(ca.server.clone()),
+        |path, _, _| match path {
+            "/robots.txt" => Reply::Full {
+                status: 200,
+                headers: vec![("Content-Type", "text/plain".into())],
+                body: b"User-agent: *\nDisallow: /private\n".to_vec(),
+            },
+            "/ok.html" => html(200, &article("Secure gardens")),
+            _ => html(404, "<p>no</p>"),
         },
-        "/ok.html" => html(200, &article("Secure gardens")),
-        _ => html(404, "<p>no</p>"),
-    });
+    );
     let dir = tempfile::tempdir().unwrap();
     let ca_pem = dir.path().join("ca.pem");
     std::fs::write(&ca_pem, &ca.ca_pem).unwrap();
@@ -60,7 +66,11 @@ fn https_is_fetched_only_with_the_certificate_authority_given() {
     // Trusted through --ca-cert: fetched, robots.txt honoured, the page extracted.
     let warc = dir.path().join("ok.warc.gz");
     let private = site.url("/private/x.html");
-    let run = fetch(&warc, &["--ca-cert", ca_pem.to_str().unwrap()], &[url.clone(), private.clone()]);
+    let run = fetch(
+        &warc,
+        &["--ca-cert", ca_pem.to_str().unwrap()],
+        &[url.clone(), private.clone()],
+    );
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let m = manifest(&dir.path().join("ok.manifest.jsonl"));
     assert_eq!(m[&url]["outcome"], "page", "{m:?}");
@@ -68,17 +78,23 @@ fn https_is_fetched_only_with_the_certificate_authority_given() {
     let ex = common::run(&["extract", warc.to_str().unwrap()]);
     let recs = common::stdout_jsonl(&ex);
     assert_eq!(recs.len(), 1, "{recs:?}");
-    assert!(recs[0]["text"].as_str().unwrap().contains("Secure gardens is the subject"));
+    assert!(recs[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Secure gardens is the subject"));
     let served = site.all_hits().len();
     assert_eq!(served, 2, "robots.txt and the page: {:?}", site.all_hits());
 
     // Without it, or with another authority: a TLS error per URL, no request served.
     for (name, extra) in [
         ("none", vec![]),
-        ("stranger", vec!["--ca-cert", stranger_pem.to_str().unwrap()]),
+        (
+            "stranger",
+            vec!["--ca-cert", stranger_pem.to_str().unwrap()],
+        ),
     ] {
         let warc = dir.path().join(format!("{name}.warc.gz"));
-        let run = fetch(&warc, &extra, &[url.clone()]);
+        let run = fetch(&warc, &extra, std::slice::from_ref(&url));
         assert_eq!(run.status.code(), Some(1), "{name}: {}", stderr(&run));
         let m = manifest(&dir.path().join(format!("{name}.manifest.jsonl")));
         assert_eq!(m[&url]["outcome"], "error", "{name}: {m:?}");
@@ -87,14 +103,21 @@ fn https_is_fetched_only_with_the_certificate_authority_given() {
             m[&url]["error"].as_str().unwrap().contains("certificate"),
             "{name}: {m:?}"
         );
-        assert_eq!(m[&url]["retryable"], true, "a later run with --ca-cert may succeed");
+        assert_eq!(
+            m[&url]["retryable"], true,
+            "a later run with --ca-cert may succeed"
+        );
     }
     assert_eq!(site.all_hits().len(), served, "no request got through");
 
     // A --ca-cert that is not a certificate file: a clear error naming it.
     let junk = dir.path().join("junk.pem");
     std::fs::write(&junk, "not a certificate\n").unwrap();
-    let run = fetch(&dir.path().join("junk.warc.gz"), &["--ca-cert", junk.to_str().unwrap()], &[url]);
+    let run = fetch(
+        &dir.path().join("junk.warc.gz"),
+        &["--ca-cert", junk.to_str().unwrap()],
+        &[url],
+    );
     assert_ne!(run.status.code(), Some(0));
     assert!(stderr(&run).contains("junk.pem"), "{}", stderr(&run));
 }
@@ -155,18 +178,29 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
     let [etag, lm, changed, plain] = [&urls[0], &urls[1], &urls[2], &urls[3]];
     let day = |n: u32| root.path().join(format!("day{n}"));
     // Day 1 a plain WARC, the later ones gzipped: references work across both.
-    let name = |n: u32| if n == 1 { "crawl.warc" } else { "crawl.warc.gz" };
+    let name = |n: u32| {
+        if n == 1 {
+            "crawl.warc"
+        } else {
+            "crawl.warc.gz"
+        }
+    };
     let warc = |n: u32| day(n).join(name(n));
 
     let run = fetch(&warc(1), &[], &urls);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let m1 = manifest(&day(1).join("crawl.manifest.jsonl"));
     assert!(m1.values().all(|r| r["outcome"] == "page"), "{m1:?}");
-    assert!(site.all_hits().iter().all(|h| h.header("if-none-match").is_none()
-        && h.header("if-modified-since").is_none()));
+    assert!(site
+        .all_hits()
+        .iter()
+        .all(|h| h.header("if-none-match").is_none() && h.header("if-modified-since").is_none()));
     let day1_date = |url: &str| {
         let recs = records_for(&warc(1), url);
-        let resp = recs.iter().find(|(h, _)| field(h, "WARC-Type") == Some("response")).unwrap();
+        let resp = recs
+            .iter()
+            .find(|(h, _)| field(h, "WARC-Type") == Some("response"))
+            .unwrap();
         field(&resp.0, "WARC-Date").unwrap().to_string()
     };
 
@@ -175,7 +209,11 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
     let before = site.all_hits().len();
     let run = fetch(&warc(2), &["--previous", warc(1).to_str().unwrap()], &urls);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
-    assert!(stderr(&run).contains("previous crawl: 3 URLs"), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("previous crawl: 3 URLs"),
+        "{}",
+        stderr(&run)
+    );
     let sent: HashMap<String, (Option<String>, Option<String>)> = site.all_hits()[before..]
         .iter()
         .map(|h| {
@@ -189,9 +227,16 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
         })
         .collect();
     assert_eq!(sent[etag], (Some("\"v1\"".into()), None));
-    assert_eq!(sent[lm], (None, Some("Wed, 21 Oct 2015 07:28:00 GMT".into())));
+    assert_eq!(
+        sent[lm],
+        (None, Some("Wed, 21 Oct 2015 07:28:00 GMT".into()))
+    );
     assert_eq!(sent[changed], (Some("\"v0\"".into()), None));
-    assert_eq!(sent[plain], (None, None), "no validators, no conditional request");
+    assert_eq!(
+        sent[plain],
+        (None, None),
+        "no validators, no conditional request"
+    );
 
     let m2 = manifest(&day(2).join("crawl.manifest.jsonl"));
     for u in [etag, lm] {
@@ -213,25 +258,47 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
         field(head, "WARC-Profile"),
         Some("http://netpreserve.org/warc/1.1/revisit/server-not-modified")
     );
-    assert_eq!(field(head, "WARC-Refers-To-Target-URI"), Some(etag.as_str()));
-    assert_eq!(field(head, "WARC-Refers-To-Date"), Some(day1_date(etag).as_str()));
-    assert_eq!(field(head, "WARC-Refers-To-Filename"), Some("../day1/crawl.warc"));
+    assert_eq!(
+        field(head, "WARC-Refers-To-Target-URI"),
+        Some(etag.as_str())
+    );
+    assert_eq!(
+        field(head, "WARC-Refers-To-Date"),
+        Some(day1_date(etag).as_str())
+    );
+    assert_eq!(
+        field(head, "WARC-Refers-To-Filename"),
+        Some("../day1/crawl.warc")
+    );
     let offset = m1[etag]["warc_offset"].as_u64().unwrap().to_string();
-    assert_eq!(field(head, "WARC-Refers-To-File-Offset"), Some(offset.as_str()));
+    assert_eq!(
+        field(head, "WARC-Refers-To-File-Offset"),
+        Some(offset.as_str())
+    );
     assert!(field(head, "WARC-Refers-To").is_some_and(|v| v.starts_with("<urn:uuid:")));
     assert!(block.starts_with("HTTP/1.1 304"), "{block}");
     assert!(
-        !recs.iter().any(|(h, _)| field(h, "WARC-Type") == Some("response")),
+        !recs
+            .iter()
+            .any(|(h, _)| field(h, "WARC-Type") == Some("response")),
         "no payload stored again"
     );
 
     // `run` on day 2 alone: every page, the unchanged ones with day 1's payload.
     let out = root.path().join("out2");
-    let run = common::run(&["run", warc(2).to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let run = common::run(&[
+        "run",
+        warc(2).to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let pages = common::jsonl(&out.join("pages.jsonl"));
     let text = |pages: &[Value], u: &str| -> String {
-        let p = pages.iter().find(|p| p["url"] == u).unwrap_or_else(|| panic!("{u}: no page in {pages:?}"));
+        let p = pages
+            .iter()
+            .find(|p| p["url"] == u)
+            .unwrap_or_else(|| panic!("{u}: no page in {pages:?}"));
         p["text"].as_str().unwrap().to_string()
     };
     assert_eq!(pages.len(), 4, "{pages:?}");
@@ -247,14 +314,23 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
     let hits3 = &site.all_hits()[before..];
     let hit = |p: &str| hits3.iter().find(|h| h.path == p).unwrap().clone();
     assert_eq!(hit("/etag.html").header("if-none-match"), Some("\"v1\""));
-    assert_eq!(hit("/lm.html").header("if-modified-since"), Some("Wed, 21 Oct 2015 07:28:00 GMT"));
+    assert_eq!(
+        hit("/lm.html").header("if-modified-since"),
+        Some("Wed, 21 Oct 2015 07:28:00 GMT")
+    );
     assert_eq!(hit("/changed.html").header("if-none-match"), Some("\"v1\""));
     let m3 = manifest(&day(3).join("crawl.manifest.jsonl"));
     assert_eq!(m3[etag]["outcome"], "not_modified");
     assert_eq!(m3[lm]["outcome"], "not_modified");
     let recs = records_for(&warc(3), lm);
-    let revisit = recs.iter().find(|(h, _)| field(h, "WARC-Type") == Some("revisit")).unwrap();
-    assert_eq!(field(&revisit.0, "WARC-Refers-To-Filename"), Some("../day1/crawl.warc"));
+    let revisit = recs
+        .iter()
+        .find(|(h, _)| field(h, "WARC-Type") == Some("revisit"))
+        .unwrap();
+    assert_eq!(
+        field(&revisit.0, "WARC-Refers-To-Filename"),
+        Some("../day1/crawl.warc")
+    );
 
     // The crawl tree moved elsewhere: the relative references still lead to day 1.
     let moved = tempfile::tempdir().unwrap();
@@ -268,9 +344,15 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
     let pages = common::stdout_jsonl(&ex);
     assert_eq!(pages.len(), 4, "{pages:?}");
     assert!(text(&pages, lm).contains("Dated hedgerows is the subject"));
-    let fetched = |pages: &[Value], u: &str| pages.iter().find(|p| p["url"] == u).unwrap()["fetched_at"].clone();
+    let fetched = |pages: &[Value], u: &str| {
+        pages.iter().find(|p| p["url"] == u).unwrap()["fetched_at"].clone()
+    };
     let revisit_date = field(&revisit.0, "WARC-Date").unwrap();
-    assert_eq!(fetched(&pages, lm), Value::from(revisit_date), "the revisit's own date");
+    assert_eq!(
+        fetched(&pages, lm),
+        Value::from(revisit_date),
+        "the revisit's own date"
+    );
     assert_ne!(revisit_date, day1_date(lm));
 
     // Day 1 gone: the revisits are errors naming the missing file; the rest is read.
@@ -278,9 +360,19 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
     let ex = common::run(&["extract", day3_moved.to_str().unwrap()]);
     assert_eq!(ex.status.code(), Some(1), "{}", stderr(&ex));
     let pages = common::stdout_jsonl(&ex);
-    let ok: Vec<&str> = pages.iter().filter(|p| p["text"].is_string()).filter_map(|p| p["url"].as_str()).collect();
-    assert!(ok.contains(&changed.as_str()) && ok.contains(&plain.as_str()), "{pages:?}");
-    assert!(!ok.contains(&etag.as_str()) && !ok.contains(&lm.as_str()), "{pages:?}");
+    let ok: Vec<&str> = pages
+        .iter()
+        .filter(|p| p["text"].is_string())
+        .filter_map(|p| p["url"].as_str())
+        .collect();
+    assert!(
+        ok.contains(&changed.as_str()) && ok.contains(&plain.as_str()),
+        "{pages:?}"
+    );
+    assert!(
+        !ok.contains(&etag.as_str()) && !ok.contains(&lm.as_str()),
+        "{pages:?}"
+    );
     let all = format!("{}{}", stderr(&ex), String::from_utf8_lossy(&ex.stdout));
     assert!(all.contains("day1/crawl.warc"), "{all}");
 
@@ -345,11 +437,16 @@ fn robots_txt_and_every_redirect_hop_are_in_the_warc() {
     // robots.txt (once for the origin) is stored with its body and its request.
     let robots = records_for(&warc, &site.url("/robots.txt"));
     assert!(robots.iter().any(|(_, b)| b.contains("Disallow: /private")));
-    assert!(robots.iter().any(|(h, b)| field(h, "WARC-Type") == Some("request")
-        && b.starts_with("GET /robots.txt HTTP/1.1")));
+    assert!(robots
+        .iter()
+        .any(|(h, b)| field(h, "WARC-Type") == Some("request")
+            && b.starts_with("GET /robots.txt HTTP/1.1")));
     // Each hop's Location is in its record.
     let hop = records_for(&warc, &a);
-    assert!(hop.iter().any(|(_, b)| b.contains("location: /b")), "{hop:?}");
+    assert!(
+        hop.iter().any(|(_, b)| b.contains("location: /b")),
+        "{hop:?}"
+    );
     // extract makes a page of the final hop only (not of robots.txt or the redirects).
     let ex = common::run(&["extract", warc.to_str().unwrap()]);
     let pages = common::stdout_jsonl(&ex);
@@ -398,11 +495,18 @@ fn a_long_crawl_delay_is_capped() {
     assert_eq!(hits.len(), 4, "{hits:?}");
     // The cap is still a delay: the pages are at least 300 ms apart.
     for w in hits[1..].windows(2) {
-        assert!(w[1].at.duration_since(w[0].at) >= Duration::from_millis(280), "{hits:?}");
+        assert!(
+            w[1].at.duration_since(w[0].at) >= Duration::from_millis(280),
+            "{hits:?}"
+        );
     }
     // The default is stated.
     let help = common::run(&["fetch", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout);
-    let line = help.lines().skip_while(|l| !l.contains("--max-crawl-delay")).take(4).collect::<String>();
+    let line = help
+        .lines()
+        .skip_while(|l| !l.contains("--max-crawl-delay"))
+        .take(4)
+        .collect::<String>();
     assert!(line.contains("[default: 30s]"), "{line}");
 }

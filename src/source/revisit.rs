@@ -207,7 +207,10 @@ mod tests {
 
     #[test]
     fn dates_compare_as_instants() {
-        assert!(same_date("2026-01-02T03:04:05Z", "2026-01-02T03:04:05.000Z"));
+        assert!(same_date(
+            "2026-01-02T03:04:05Z",
+            "2026-01-02T03:04:05.000Z"
+        ));
         assert!(!same_date("2026-01-02T03:04:05Z", "2026-01-02T03:04:06Z"));
     }
 }

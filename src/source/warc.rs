@@ -90,10 +90,14 @@ impl Iterator for WarcPages {
                 Ok(None) => {}
                 // A revisit whose earlier response cannot be read is a lost page: an error.
                 Err(reason)
-                    if *record.warc_type() == RecordType::Revisit && reason.starts_with("revisit") =>
+                    if *record.warc_type() == RecordType::Revisit
+                        && reason.starts_with("revisit") =>
                 {
                     let mut e = self.error(reason);
-                    e.url = record.header(WarcHeader::TargetURI).unwrap_or_default().into_owned();
+                    e.url = record
+                        .header(WarcHeader::TargetURI)
+                        .unwrap_or_default()
+                        .into_owned();
                     return Some(PageJob::Failed(e));
                 }
                 Err(reason) => {
@@ -127,7 +131,8 @@ fn page_from_record(
     let block = match record.warc_type() {
         RecordType::Revisit => {
             let field = |n: &str| record.header(WarcHeader::from(n)).map(|v| v.into_owned());
-            earlier = super::revisit::earlier_response_block(&field, path, max.saturating_add(1 << 16))?;
+            earlier =
+                super::revisit::earlier_response_block(&field, path, max.saturating_add(1 << 16))?;
             &earlier[..]
         }
         _ => record.body(),

@@ -70,7 +70,8 @@ impl<R: BufRead> BufRead for Counting<R> {
 }
 
 fn is_gz(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
 }
 
 /// Read one line (up to `\n`), at most [`MAX_HEADER_LINE`] bytes; `None` at end of input.
@@ -172,7 +173,7 @@ enum State {
     Between(Input),
     /// Inside the gzip member that starts at `offset`; `first`: no record read from it yet.
     Member {
-        reader: BufReader<flate2::bufread::GzDecoder<Input>>,
+        reader: Box<BufReader<flate2::bufread::GzDecoder<Input>>>,
         offset: u64,
         first: bool,
     },
@@ -230,7 +231,9 @@ impl Iterator for Scanner {
                     Ok(_) => {
                         let offset = input.pos;
                         self.state = State::Member {
-                            reader: BufReader::new(flate2::bufread::GzDecoder::new(input)),
+                            reader: Box::new(BufReader::new(flate2::bufread::GzDecoder::new(
+                                input,
+                            ))),
                             offset,
                             first: true,
                         };

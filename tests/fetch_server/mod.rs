@@ -84,7 +84,10 @@ pub struct Server {
 
 impl Server {
     /// Serve HTTP on `ip` (a loopback address).
-    pub fn start(ip: &str, handler: impl Fn(&str, usize) -> Reply + Send + Sync + 'static) -> Server {
+    pub fn start(
+        ip: &str,
+        handler: impl Fn(&str, usize) -> Reply + Send + Sync + 'static,
+    ) -> Server {
         Server::start_with(ip, None, move |p, n, _| handler(p, n))
     }
 
@@ -251,7 +254,9 @@ pub struct TestCa {
 }
 
 pub fn test_ca(name: &str) -> TestCa {
-    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
+    use rcgen::{
+        BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose,
+    };
     let ca_key = KeyPair::generate().unwrap();
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);

@@ -14,8 +14,8 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::crawl::Ctx;
-use super::redirect::{is_redirect, location};
 use super::previous::Validators;
+use super::redirect::{is_redirect, location};
 use super::request::{check_target, request, Exchange, Failure, Fetched};
 use super::retry::{backoff, retry_after, retryable_status};
 use super::robots::{self, Robots};

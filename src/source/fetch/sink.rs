@@ -177,7 +177,10 @@ fn revisit_headers(
         headers.push((revisit::REFERS_TO, rid.clone()));
     }
     let file = revisit::relative_to(&refers.file, warc_dir);
-    headers.push((revisit::REFERS_TO_FILENAME, file.to_string_lossy().into_owned()));
+    headers.push((
+        revisit::REFERS_TO_FILENAME,
+        file.to_string_lossy().into_owned(),
+    ));
     headers.push((revisit::REFERS_TO_FILE_OFFSET, refers.offset.to_string()));
     headers.push(("Content-Type", "application/http;msgtype=response".into()));
     headers.push(("WARC-Block-Digest", sha1_digest(block)));
