@@ -10,8 +10,10 @@
 //! being read first (the fetcher writes it relative, so a tree of crawls can be moved),
 //! then as given, then as a bare name beside the WARC being read. The record found must
 //! be a response for the same target URI (and date, when both are given), or the revisit
-//! is reported as unresolved; a revisit without these fields (from another crawler, which
-//! expects a CDX index to find the original) is reported the same way, never guessed.
+//! is an error for that page ([`UNRESOLVED`]). A revisit without file and offset (from
+//! another crawler, e.g. Common Crawl's identical-payload-digest revisits, which expect a
+//! CDX index to find the original) is skipped like other non-page records, with that
+//! reason; the original is never guessed.
 //!
 //! Also here: robots.txt responses, which the fetcher records in its WARC but which are
 //! crawl metadata, not pages.
@@ -27,6 +29,10 @@ pub const REFERS_TO_TARGET_URI: &str = "WARC-Refers-To-Target-URI";
 pub const REFERS_TO_DATE: &str = "WARC-Refers-To-Date";
 pub const REFERS_TO_FILENAME: &str = "WARC-Refers-To-Filename";
 pub const REFERS_TO_FILE_OFFSET: &str = "WARC-Refers-To-File-Offset";
+
+/// How the message of a revisit whose earlier response was named but cannot be read
+/// starts (the reader makes it an error, not a skipped record).
+pub const UNRESOLVED: &str = "revisit unresolved: ";
 
 /// Where a revisit's earlier response is, as its fields say.
 #[derive(Debug, Clone)]
@@ -83,7 +89,7 @@ impl RefersTo {
     pub fn fetch_record(&self, warc: &Path, max_block: usize) -> Result<RawRecord, String> {
         let file = self.resolve_file(warc).ok_or_else(|| {
             format!(
-                "revisit of {}: its earlier response's WARC {} is not found (looked beside {})",
+                "{UNRESOLVED}{}: its earlier response's WARC {} is not found (looked beside {})",
                 self.target_uri,
                 self.file.display(),
                 warc.display()
@@ -91,7 +97,7 @@ impl RefersTo {
         })?;
         let rec = read_record_at(&file, self.offset, max_block).map_err(|e| {
             format!(
-                "revisit of {} (refers to {}): {e}",
+                "{UNRESOLVED}{} (refers to {}): {e}",
                 self.target_uri,
                 self.file.display()
             )
@@ -102,7 +108,7 @@ impl RefersTo {
                 .is_none_or(|d| same_date(d, &self.date));
         if rec.warc_type() != "response" || rec.target_uri() != self.target_uri || !date_ok {
             return Err(format!(
-                "revisit of {} ({}): {} offset {} holds a {} record for {} ({}), not the earlier response",
+                "{UNRESOLVED}{} ({}): {} offset {} holds a {} record for {} ({}), not the earlier response",
                 self.target_uri,
                 self.date,
                 file.display(),
@@ -119,15 +125,15 @@ impl RefersTo {
     /// reference), as given, then by its bare name beside `warc`.
     pub fn resolve_file(&self, warc: &Path) -> Option<PathBuf> {
         let dir = warc.parent().unwrap_or(Path::new(""));
-        let mut candidates = vec![dir.join(&self.file), self.file.clone()];
-        if let Some(name) = self.file.file_name() {
-            candidates.push(dir.join(name));
+        let named = [dir.join(&self.file), self.file.clone()];
+        if let Some(found) = named.into_iter().find(|c| c.is_file()) {
+            return Some(found);
         }
-        // Never the WARC holding the reference (daily crawls often share a file name).
+        // By bare name, never the WARC holding the reference itself (daily crawls often
+        // share a file name: `day2/crawl.warc.gz` is not `../day1/crawl.warc.gz`).
         let itself = std::fs::canonicalize(warc).ok();
-        candidates
-            .into_iter()
-            .find(|c| c.is_file() && std::fs::canonicalize(c).ok() != itself)
+        let bare = dir.join(self.file.file_name()?);
+        (bare.is_file() && std::fs::canonicalize(&bare).ok() != itself).then_some(bare)
     }
 }
 
@@ -152,7 +158,7 @@ pub fn earlier_response_block(
     let profile = field("WARC-Profile").unwrap_or_default();
     let target = field("WARC-Target-URI").unwrap_or_default();
     let refers = RefersTo::from_fields(field).map_err(|e| {
-        format!("{e} ({target}; profile {profile}): the earlier response cannot be found")
+        format!("{e} ({target}; profile {profile}): its payload is not in this WARC")
     })?;
     Ok(refers.fetch_record(warc, max_block)?.block)
 }
@@ -203,6 +209,90 @@ mod tests {
         assert!(is_robots_txt("http://a.example:8080/robots.txt"));
         assert!(!is_robots_txt("http://a.example/docs/robots.txt"));
         assert!(!is_robots_txt("http://a.example/robots.txt.html"));
+    }
+
+    #[test]
+    fn unreferenced_revisits_are_skipped_and_unresolved_ones_are_errors() {
+        use crate::source::warc::{new_record_id, WarcPages, WarcWriter};
+        use crate::source::PageJob;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.warc.gz");
+        let mut w = WarcWriter::open_append(&path, None).unwrap();
+        let page = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>hello</p>";
+        let at = w
+            .write_record(
+                &[
+                    ("WARC-Type", "response".into()),
+                    ("WARC-Record-ID", new_record_id()),
+                    ("WARC-Date", "2026-01-01T00:00:00Z".into()),
+                    ("WARC-Target-URI", "http://a.example/".into()),
+                ],
+                page,
+            )
+            .unwrap();
+        let revisit = |w: &mut WarcWriter, uri: &str, refs: Vec<(&'static str, String)>| {
+            let mut h = vec![
+                ("WARC-Type", "revisit".to_string()),
+                ("WARC-Record-ID", new_record_id()),
+                ("WARC-Date", "2026-01-02T00:00:00Z".into()),
+                ("WARC-Target-URI", uri.to_string()),
+                (REFERS_TO_TARGET_URI, "http://a.example/".into()),
+                (REFERS_TO_DATE, "2026-01-01T00:00:00Z".into()),
+            ];
+            h.extend(refs);
+            w.write_record(&h, b"HTTP/1.1 304 Not Modified\r\n\r\n")
+                .unwrap();
+        };
+        // Common Crawl style: no file, no offset.
+        revisit(&mut w, "http://a.example/dup", vec![]);
+        // Ours, resolving into this very file.
+        revisit(
+            &mut w,
+            "http://a.example/",
+            vec![
+                (REFERS_TO_FILENAME, "c.warc.gz".into()),
+                (REFERS_TO_FILE_OFFSET, at.to_string()),
+            ],
+        );
+        // Ours, pointing at a file that is not there.
+        revisit(
+            &mut w,
+            "http://a.example/",
+            vec![
+                (REFERS_TO_FILENAME, "../gone/old.warc.gz".into()),
+                (REFERS_TO_FILE_OFFSET, "0".into()),
+            ],
+        );
+        w.flush().unwrap();
+        drop(w);
+        let mut pages = WarcPages::open(&path, 1 << 20).unwrap();
+        let jobs: Vec<PageJob> = pages.by_ref().collect();
+        let loaded: Vec<_> = jobs
+            .iter()
+            .filter_map(|j| match j {
+                PageJob::Loaded(p) => Some((p.url.as_str(), p.fetched_at.unwrap().to_rfc3339())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            loaded,
+            [
+                ("http://a.example/", "2026-01-01T00:00:00+00:00".to_string()),
+                ("http://a.example/", "2026-01-02T00:00:00+00:00".to_string())
+            ],
+            "{jobs:?}"
+        );
+        let failed: Vec<_> = jobs
+            .iter()
+            .filter_map(|j| match j {
+                PageJob::Failed(e) => Some(e.message.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(failed.len(), 1, "{failed:?}");
+        assert!(failed[0].contains("../gone/old.warc.gz"), "{failed:?}");
+        assert_eq!(pages.skipped.len(), 1, "{:?}", pages.skipped);
+        assert_eq!(pages.skipped[0].0, "http://a.example/dup");
     }
 
     #[test]

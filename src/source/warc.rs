@@ -89,10 +89,7 @@ impl Iterator for WarcPages {
                 Ok(Some(page)) => return Some(PageJob::Loaded(page)),
                 Ok(None) => {}
                 // A revisit whose earlier response cannot be read is a lost page: an error.
-                Err(reason)
-                    if *record.warc_type() == RecordType::Revisit
-                        && reason.starts_with("revisit") =>
-                {
+                Err(reason) if reason.starts_with(super::revisit::UNRESOLVED) => {
                     let mut e = self.error(reason);
                     e.url = record
                         .header(WarcHeader::TargetURI)
