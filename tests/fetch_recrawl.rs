@@ -376,6 +376,30 @@ fn a_recrawl_is_conditional_and_a_304_is_a_revisit_that_extract_reads() {
     let all = format!("{}{}", stderr(&ex), String::from_utf8_lossy(&ex.stdout));
     assert!(all.contains("day1/crawl.warc"), "{all}");
 
+    // `run --fetch --previous`: the same in one command; without --fetch, a usage error.
+    let out = root.path().join("out-fetch");
+    let day1 = warc(1);
+    let mut args = vec!["run", "--fetch", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(FAST);
+    args.extend_from_slice(&["--previous", day1.to_str().unwrap()]);
+    args.extend(urls.iter().map(String::as_str));
+    let run = common::run(&args);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let m = manifest(&out.join("crawl.manifest.jsonl"));
+    assert_eq!(m[etag]["outcome"], "not_modified");
+    let pages = common::jsonl(&out.join("pages.jsonl"));
+    assert!(text(&pages, etag).contains("Tagged orchards is the subject"));
+    let run = common::run(&[
+        "run",
+        "--previous",
+        warc(1).to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        warc(2).to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("--previous needs --fetch"));
+
     // The WARC being written cannot be its own previous crawl.
     let run = fetch(&warc(3), &["--previous", warc(3).to_str().unwrap()], &urls);
     assert_ne!(run.status.code(), Some(0));

@@ -148,8 +148,18 @@ impl FetchArgs {
         Ok(urls)
     }
 
-    pub fn has_urls_file(&self) -> bool {
-        self.urls.is_some()
+    /// `run` without `--fetch`: options that only mean something when fetching are errors
+    /// rather than silently ignored.
+    pub fn check_without_fetch(&self) -> Result<()> {
+        let given = [
+            ("--urls", self.urls.is_some()),
+            ("--previous", !self.previous.is_empty()),
+            ("--ca-cert", !self.ca_cert.is_empty()),
+        ];
+        match given.iter().find(|(_, set)| *set) {
+            Some((name, _)) => Err(Error::Config(format!("{name} needs --fetch"))),
+            None => Ok(()),
+        }
     }
 }
 
