@@ -74,7 +74,13 @@ impl Ctx {
             .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .dns_resolver(Arc::new(GuardedResolver { policy }))
             .build()
-            .map_err(|e| Error::Config(format!("HTTP client: {e}")))?;
+            .map_err(|e| {
+                Error::Config(format!(
+                    "HTTP client: {} (HTTPS needs the system's CA certificates, e.g. Debian's \
+                     ca-certificates package (.ci/install installs it for the tests), or --ca-cert)",
+                    error_chain(&e)
+                ))
+            })?;
         Ok(Ctx {
             client,
             cfg: cfg.clone(),
@@ -110,6 +116,9 @@ pub fn run_fetch(
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
     let previous = Previous::load(&cfg.previous, warc_path)?;
+    let previous_urls = previous.len();
+    // The client first: a configuration error (CA certificates) leaves no outputs behind.
+    let ctx = Arc::new(Ctx::new(cfg, previous)?);
     let resume = load_resume(&manifest_path)?;
     let mut sink = Sink::open(warc_path, &manifest_path, resume.warc_end, cfg)?;
     let mut summary = FetchSummary {
@@ -124,8 +133,7 @@ pub fn run_fetch(
         progress.inc(1);
     }
 
-    summary.previous_urls = previous.len();
-    let ctx = Arc::new(Ctx::new(cfg, previous)?);
+    summary.previous_urls = previous_urls;
     let rt = runtime(cfg.threads)?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Done>(WRITER_QUEUE);
     let writer = spawn_writer(sink, rx, progress.clone());
@@ -138,6 +146,17 @@ pub fn run_fetch(
     summary.requests = ctx.requests.load(Ordering::Relaxed);
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// An error and its sources, joined.
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        text.push_str(&format!(": {s}"));
+        cur = s.source();
+    }
+    text
 }
 
 /// The tokio runtime (`threads` workers; 0: one per core).
