@@ -1,12 +1,16 @@
 //! Local HTTP/1.1 servers for `bench/fetch_local.sh`: one per loopback address
 //! 127.0.0.2 … 127.0.0.(1+HOSTS), all on PORT, serving generated ~15 KB article pages
 //! (gzip when asked), `robots.txt` allowing everything, keep-alive, LATENCY_MS think time
-//! per response. Exits by itself after MAX_SECONDS.
+//! per response. Each page has an ETag and answers a matching `If-None-Match` with 304;
+//! one page in ten (`/p10.html`, `/p20.html`, …) changes at every request (new ETag, always
+//! 200), as a re-crawl of a real site finds some pages changed. Exits by itself after
+//! MAX_SECONDS.
 //!
 //! `cargo run --release --example bench_server -- HOSTS PORT LATENCY_MS MAX_SECONDS`
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,6 +39,8 @@ fn gzip(data: &[u8]) -> Vec<u8> {
 struct Pages {
     plain: Vec<Vec<u8>>,
     gz: Vec<Vec<u8>>,
+    /// Responses sent so far (the ETag of the changing pages).
+    served: AtomicUsize,
 }
 
 fn serve(stream: TcpStream, pages: &Pages, latency: Duration) {
@@ -43,6 +49,7 @@ fn serve(stream: TcpStream, pages: &Pages, latency: Duration) {
     loop {
         let mut gz = false;
         let mut close = false;
+        let mut if_none_match = None;
         let mut line = String::new();
         // Request line and headers.
         let path = match reader.read_line(&mut line) {
@@ -65,10 +72,14 @@ fn serve(stream: TcpStream, pages: &Pages, latency: Duration) {
             if l.starts_with("connection:") && l.contains("close") {
                 close = true;
             }
+            if let Some(v) = l.strip_prefix("if-none-match:") {
+                if_none_match = Some(v.trim().to_string());
+            }
         }
         if !latency.is_zero() {
             std::thread::sleep(latency);
         }
+        let mut etag = None;
         let (status, ctype, enc, body): (&str, &str, Option<&str>, &[u8]) = if path == "/robots.txt"
         {
             ("200 OK", "text/plain", None, b"User-agent: *\nAllow: /\n")
@@ -79,7 +90,16 @@ fn serve(stream: TcpStream, pages: &Pages, latency: Duration) {
                 .parse::<usize>()
                 .unwrap_or(0);
             let i = n % pages.plain.len();
-            if gz {
+            let tag = if n % 10 == 0 {
+                format!("\"p{n}-{}\"", pages.served.fetch_add(1, Ordering::Relaxed))
+            } else {
+                format!("\"p{n}\"")
+            };
+            let unchanged = if_none_match.as_deref() == Some(tag.as_str());
+            etag = Some(tag);
+            if unchanged {
+                ("304 Not Modified", "text/html; charset=utf-8", None, b"")
+            } else if gz {
                 (
                     "200 OK",
                     "text/html; charset=utf-8",
@@ -96,6 +116,9 @@ fn serve(stream: TcpStream, pages: &Pages, latency: Duration) {
         );
         if let Some(e) = enc {
             head.push_str(&format!("Content-Encoding: {e}\r\n"));
+        }
+        if let Some(t) = etag {
+            head.push_str(&format!("ETag: {t}\r\n"));
         }
         head.push_str("\r\n");
         // One write per response: head and body in separate writes would meet Nagle's
@@ -117,7 +140,11 @@ fn main() {
     let max_seconds = arg(3, 300);
     let plain: Vec<Vec<u8>> = (0..50).map(|i| page(i).into_bytes()).collect();
     let gz = plain.iter().map(|p| gzip(p)).collect();
-    let pages = Arc::new(Pages { plain, gz });
+    let pages = Arc::new(Pages {
+        plain,
+        gz,
+        served: AtomicUsize::new(0),
+    });
     for h in 0..hosts {
         let ip = format!("127.0.0.{}", 2 + h);
         let listener = TcpListener::bind((ip.as_str(), port)).expect("bind a loopback address");

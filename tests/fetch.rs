@@ -2,229 +2,25 @@
 //! addresses: slow host, endless body, gzip bomb, redirect loop, 404/500/429, robots.txt,
 //! a windows-1251 page declared only in the header, a PDF, SSRF refusals, resume.
 //! Every timeout is short and every server loop bounded; nothing asserts on elapsed time
-//! except lower bounds that politeness guarantees.
+//! except lower bounds that politeness guarantees. (HTTPS, conditional re-fetch, robots.txt
+//! and redirect records, the Crawl-delay cap: `fetch_recrawl.rs`.)
 
 mod common;
+mod fetch_server;
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::io::Write;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
+use fetch_server::{article, html, manifest, redirect, Reply, Server, FAST};
 use serde_json::Value;
-
-enum Reply {
-    Full {
-        status: u16,
-        headers: Vec<(&'static str, String)>,
-        body: Vec<u8>,
-    },
-    /// Wait, then answer 200 (longer than the client's timeout).
-    Slow(Duration),
-    /// 200 text/html whose body never ends (until the client hangs up, 256 MiB at most).
-    Endless,
-}
-
-fn html(status: u16, body: &str) -> Reply {
-    Reply::Full {
-        status,
-        headers: vec![("Content-Type", "text/html; charset=utf-8".into())],
-        body: body.as_bytes().to_vec(),
-    }
-}
-
-fn redirect(status: u16, to: &str) -> Reply {
-    Reply::Full {
-        status,
-        headers: vec![("Location", to.into())],
-        body: Vec::new(),
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Hit {
-    path: String,
-    user_agent: String,
-    at: Instant,
-}
-
-type Handler = dyn Fn(&str, usize) -> Reply + Send + Sync;
-
-struct Server {
-    addr: SocketAddr,
-    hits: Arc<Mutex<Vec<Hit>>>,
-    max_in_flight: Arc<AtomicUsize>,
-}
-
-impl Server {
-    /// Serve on `ip` (a loopback address), one thread per connection, `Connection: close`.
-    fn start(ip: &str, handler: impl Fn(&str, usize) -> Reply + Send + Sync + 'static) -> Server {
-        let listener = TcpListener::bind((ip, 0)).expect("bind loopback");
-        let addr = listener.local_addr().unwrap();
-        let hits = Arc::new(Mutex::new(Vec::new()));
-        let in_flight = Arc::new(AtomicUsize::new(0));
-        let max_in_flight = Arc::new(AtomicUsize::new(0));
-        let handler: Arc<Handler> = Arc::new(handler);
-        let (h, inf, maxf) = (hits.clone(), in_flight.clone(), max_in_flight.clone());
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                let (handler, hits, inf, maxf) =
-                    (handler.clone(), h.clone(), inf.clone(), maxf.clone());
-                std::thread::spawn(move || serve_one(stream, &*handler, &hits, &inf, &maxf));
-            }
-        });
-        Server {
-            addr,
-            hits,
-            max_in_flight,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
-    fn hits(&self, path: &str) -> usize {
-        self.hits
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|h| h.path == path)
-            .count()
-    }
-
-    fn all_hits(&self) -> Vec<Hit> {
-        self.hits.lock().unwrap().clone()
-    }
-}
-
-fn serve_one(
-    mut stream: TcpStream,
-    handler: &Handler,
-    hits: &Mutex<Vec<Hit>>,
-    in_flight: &AtomicUsize,
-    max_in_flight: &AtomicUsize,
-) {
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok();
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < 65536 {
-        match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-        }
-    }
-    let head = String::from_utf8_lossy(&buf).into_owned();
-    let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-    let user_agent = head
-        .lines()
-        .find_map(|l| {
-            let (n, v) = l.split_once(':')?;
-            n.eq_ignore_ascii_case("user-agent")
-                .then(|| v.trim().to_string())
-        })
-        .unwrap_or_default();
-    let nth = {
-        let mut hits = hits.lock().unwrap();
-        let nth = hits.iter().filter(|h| h.path == path).count();
-        hits.push(Hit {
-            path: path.clone(),
-            user_agent,
-            at: Instant::now(),
-        });
-        nth
-    };
-    let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
-    max_in_flight.fetch_max(now, Ordering::SeqCst);
-    let reply = handler(&path, nth);
-    // Leave the count before the reply goes out: once the client has read it, it may
-    // start its next request before this thread is scheduled again (seen under load).
-    in_flight.fetch_sub(1, Ordering::SeqCst);
-    let _ = respond(&mut stream, reply);
-}
-
-fn respond(stream: &mut TcpStream, reply: Reply) -> std::io::Result<()> {
-    match reply {
-        Reply::Full {
-            status,
-            headers,
-            body,
-        } => {
-            let mut head = format!(
-                "HTTP/1.1 {status} X\r\nConnection: close\r\nContent-Length: {}\r\n",
-                body.len()
-            );
-            for (n, v) in headers {
-                head.push_str(&format!("{n}: {v}\r\n"));
-            }
-            head.push_str("\r\n");
-            stream.write_all(head.as_bytes())?;
-            stream.write_all(&body)
-        }
-        Reply::Slow(wait) => {
-            std::thread::sleep(wait);
-            let body = "<html><body><p>too late</p></body></html>";
-            write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{body}",
-                body.len()
-            )
-        }
-        Reply::Endless => {
-            stream.write_all(b"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Type: text/html\r\n\r\n<html><body>")?;
-            let line =
-                b"<p>and on and on and on and on and on and on and on and on</p>\n".repeat(1000);
-            let mut sent = 0;
-            while sent < 256 << 20 {
-                stream.write_all(&line)?;
-                sent += line.len();
-            }
-            Ok(())
-        }
-    }
-}
-
-fn article(title: &str) -> String {
-    format!(
-        "<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav><article><h1>{title}</h1>\
-         <p>{title} is the subject of this page, a paragraph long enough to be the main text of the page for the extractor.</p>\
-         <p>A second paragraph about {title} follows with more words so that the heuristic sees real content here.</p>\
-         </article></body></html>"
-    )
-}
 
 fn gzip(data: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
     e.write_all(data).unwrap();
     e.finish().unwrap()
 }
-
-/// Manifest lines keyed by URL.
-fn manifest(path: &Path) -> HashMap<String, Value> {
-    common::jsonl(path)
-        .into_iter()
-        .map(|r| (r["url"].as_str().unwrap().to_string(), r))
-        .collect()
-}
-
-/// Options that keep every test short and bounded.
-const FAST: &[&str] = &[
-    "--allow-private",
-    "--delay",
-    "0",
-    "--timeout",
-    "1500ms",
-    "--connect-timeout",
-    "1500ms",
-    "--retries",
-    "1",
-    "--retry-delay",
-    "10ms",
-];
 
 fn the_site() -> Server {
     // windows-1251 bytes of a Russian paragraph, declared only in the Content-Type header.
@@ -497,8 +293,9 @@ fn fetch_writes_a_warc_that_extract_reads() {
     );
     let text = std::fs::read(&warc).unwrap();
     let text = String::from_utf8_lossy(&text);
-    assert_eq!(text.matches("WARC-Type: response").count(), 3);
-    assert_eq!(text.matches("WARC-Type: request").count(), 3);
+    // Three pages and the host's robots.txt, each a response and its request.
+    assert_eq!(text.matches("WARC-Type: response").count(), 4);
+    assert_eq!(text.matches("WARC-Type: request").count(), 4);
     assert_eq!(text.matches("WARC-Type: warcinfo").count(), 1);
     assert!(
         text.contains("WARC-Truncated: unspecified"),
@@ -506,7 +303,11 @@ fn fetch_writes_a_warc_that_extract_reads() {
     );
     let ex = common::run(&["extract", warc.to_str().unwrap()]);
     let recs = common::stdout_jsonl(&ex);
-    assert_eq!(recs.len(), 2, "{recs:?}");
+    assert_eq!(
+        recs.len(),
+        2,
+        "robots.txt and the PDF are not pages: {recs:?}"
+    );
     assert!(recs.iter().all(|r| r["fetched_at"].is_string()));
     // The manifest's offsets point at the response records.
     let m = manifest(&dir.path().join("c.manifest.jsonl"));

@@ -57,6 +57,19 @@ pub struct FetchArgs {
     /// Allow one non-public address range (repeatable), e.g. `10.1.0.0/16`.
     #[arg(long, value_name = "CIDR")]
     allow_net: Vec<Cidr>,
+    /// Longest robots.txt Crawl-delay honoured; a longer one is cut to this, with a
+    /// warning [default: 30s].
+    #[arg(long, value_parser = fetch::parse_duration)]
+    max_crawl_delay: Option<Duration>,
+    /// Trust the certificate authorities in this PEM file for HTTPS, besides the system's
+    /// (repeatable). Certificates are always verified.
+    #[arg(long, value_name = "PEM")]
+    ca_cert: Vec<PathBuf>,
+    /// WARC of an earlier crawl (repeatable): requests for its URLs carry If-None-Match /
+    /// If-Modified-Since from its ETag / Last-Modified, and a 304 is stored as a revisit
+    /// record pointing at its response.
+    #[arg(long, value_name = "WARC")]
+    previous: Vec<PathBuf>,
 }
 
 impl FetchArgs {
@@ -114,6 +127,11 @@ impl FetchArgs {
         c.addr_policy.allow_private = self.allow_private;
         c.addr_policy.allow_nets = self.allow_net.clone();
         c.threads = threads.unwrap_or(0);
+        if let Some(v) = self.max_crawl_delay {
+            c.max_crawl_delay = v;
+        }
+        c.ca_certs = self.ca_cert.clone();
+        c.previous = self.previous.clone();
         Ok(c)
     }
 
@@ -130,8 +148,18 @@ impl FetchArgs {
         Ok(urls)
     }
 
-    pub fn has_urls_file(&self) -> bool {
-        self.urls.is_some()
+    /// `run` without `--fetch`: options that only mean something when fetching are errors
+    /// rather than silently ignored.
+    pub fn check_without_fetch(&self) -> Result<()> {
+        let given = [
+            ("--urls", self.urls.is_some()),
+            ("--previous", !self.previous.is_empty()),
+            ("--ca-cert", !self.ca_cert.is_empty()),
+        ];
+        match given.iter().find(|(_, set)| *set) {
+            Some((name, _)) => Err(Error::Config(format!("{name} needs --fetch"))),
+            None => Ok(()),
+        }
     }
 }
 
@@ -146,6 +174,12 @@ pub fn fetch_to(
     let bar = super::progress_bar(Some(0));
     let summary = fetch::run_fetch(&urls, warc, &cfg, &bar)?;
     bar.finish_and_clear();
+    if !cfg.previous.is_empty() {
+        eprintln!(
+            "previous crawl: {} URLs with ETag/Last-Modified, requested conditionally",
+            summary.previous_urls
+        );
+    }
     let handled: usize = summary.outcomes.values().sum();
     let outcomes: Vec<String> = summary
         .outcomes

@@ -495,9 +495,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 fetch_failed = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?.failed();
                 source::discover(&[warc], None)
             } else {
-                if fetch_args.has_urls_file() {
-                    return Err(Error::Config("--urls needs --fetch".into()));
-                }
+                fetch_args.check_without_fetch()?;
                 load_inputs(&input, &mut config)?
             };
             let front = rules_cmd::front(&rules)?;

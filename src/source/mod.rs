@@ -9,7 +9,9 @@ pub mod charset;
 pub mod fetch;
 pub mod manifest;
 pub mod sniff;
+pub mod revisit;
 pub mod warc;
+pub mod warc_records;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

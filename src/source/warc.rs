@@ -1,5 +1,6 @@
-//! WARC input (`*.warc`, `*.warc.gz`): `response` records carrying an HTTP response, and
-//! `resource` records, become pages; `WARC-Target-URI` is the URL, `WARC-Date` the time.
+//! WARC input (`*.warc`, `*.warc.gz`): `response` records carrying an HTTP response,
+//! `revisit` records (the earlier response's payload, see `revisit.rs`) and `resource`
+//! records become pages; `WARC-Target-URI` is the URL, `WARC-Date` the time.
 //! Records are read one at a time, so a multi-gigabyte WARC never sits in memory.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -97,6 +98,14 @@ impl Iterator for WarcPages {
             match page_from_record(&record, &self.path, self.index, self.max_page_bytes) {
                 Ok(Some(page)) => return Some(PageJob::Loaded(page)),
                 Ok(None) => {}
+                // A revisit whose earlier response cannot be read is a lost page: an error.
+                Err(reason) if reason.starts_with(super::revisit::UNRESOLVED) => {
+                    let mut e = self.error(reason);
+                    e.url = record
+                        .header(WarcHeader::TargetURI)
+                        .unwrap_or_default();
+                    return Some(PageJob::Failed(e));
+                }
                 Err(reason) => {
                     let uri = record.header(WarcHeader::TargetURI).unwrap_or_default();
                     self.skipped.push((uri, reason));
@@ -137,9 +146,22 @@ fn page_from_record(
         .map(|u| u.trim_matches(['<', '>']).to_string())
         .unwrap_or_default();
     let page_path = format!("{}#{}", path.display(), index);
-    let block = &record.block[..];
+    if super::revisit::is_robots_txt(&url) {
+        return Err("robots.txt (crawl metadata, not a page)".into());
+    }
+    // A revisit stands for an earlier response: its payload is read from there.
+    let earlier;
+    let block = match record.kind {
+        RecordType::Revisit => {
+            let field = |n: &str| record.header(WarcHeader::from(n));
+            earlier =
+                super::revisit::earlier_response_block(&field, path, max.saturating_add(1 << 16))?;
+            &earlier[..]
+        }
+        _ => &record.block[..],
+    };
     let (content_type, body) = match record.kind {
-        RecordType::Response => {
+        RecordType::Response | RecordType::Revisit => {
             let http = parse_http_response(block).ok_or("not an HTTP response")?;
             if !(200..300).contains(&http.status) {
                 return Err(format!("HTTP status {}", http.status));

@@ -1,5 +1,6 @@
-//! The crawl: [`run_fetch`] opens the outputs (resuming an earlier run), sorts the URL
-//! list, builds the HTTP client and the async runtime, queues the URLs per origin with
+//! The crawl: [`run_fetch`] opens the outputs (resuming an earlier run), reads the
+//! `--previous` crawls' validators, sorts the URL list, builds the HTTP client (trusting
+//! the `--ca-cert` authorities besides the system's) and the async runtime, queues the URLs per origin with
 //! `per_host` workers draining each queue, and hands finished URLs to the writer thread.
 
 use std::collections::HashMap;
@@ -17,6 +18,7 @@ use super::net::GuardedResolver;
 use super::one_url::{fetch_one, Done};
 use super::options::FetchConfig;
 use super::politeness::{origin_key, Host};
+use super::previous::Previous;
 use super::robots;
 use super::sink::Sink;
 use super::urls::plan_urls;
@@ -38,15 +40,31 @@ pub(super) struct Ctx {
     pub(super) hosts: Mutex<HashMap<String, Arc<Host>>>,
     pub(super) global: Semaphore,
     pub(super) requests: AtomicUsize,
+    /// The last crawl's URLs with validators (`--previous`).
+    pub(super) previous: Previous,
 }
 
 impl Ctx {
     /// The HTTP client (no automatic redirects or retries, no proxy, the guarded DNS
     /// resolver) and the shared state.
-    fn new(cfg: &FetchConfig) -> Result<Ctx> {
+    fn new(cfg: &FetchConfig, previous: Previous) -> Result<Ctx> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let policy = Arc::new(cfg.addr_policy.clone());
+        let mut roots = Vec::new();
+        for path in &cfg.ca_certs {
+            let pem = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            let certs = reqwest::Certificate::from_pem_bundle(&pem)
+                .map_err(|e| Error::Config(format!("--ca-cert {}: {e}", path.display())))?;
+            if certs.is_empty() {
+                return Err(Error::Config(format!(
+                    "--ca-cert {}: no PEM certificate in it",
+                    path.display()
+                )));
+            }
+            roots.extend(certs);
+        }
         let client = reqwest::Client::builder()
+            .tls_certs_merge(roots)
             .user_agent(cfg.user_agent.clone())
             .redirect(reqwest::redirect::Policy::none())
             .retry(reqwest::retry::never())
@@ -56,7 +74,13 @@ impl Ctx {
             .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .dns_resolver(Arc::new(GuardedResolver { policy }))
             .build()
-            .map_err(|e| Error::Config(format!("HTTP client: {e}")))?;
+            .map_err(|e| {
+                Error::Config(format!(
+                    "HTTP client: {} (HTTPS needs the system's CA certificates, e.g. Debian's \
+                     ca-certificates package (.ci/install installs it for the tests), or --ca-cert)",
+                    error_chain(&e)
+                ))
+            })?;
         Ok(Ctx {
             client,
             cfg: cfg.clone(),
@@ -64,6 +88,7 @@ impl Ctx {
             hosts: Mutex::new(HashMap::new()),
             global: Semaphore::new(cfg.concurrency.max(1)),
             requests: AtomicUsize::new(0),
+            previous,
         })
     }
 
@@ -90,6 +115,10 @@ pub fn run_fetch(
     if let Some(dir) = warc_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
+    let previous = Previous::load(&cfg.previous, warc_path)?;
+    let previous_urls = previous.len();
+    // The client first: a configuration error (CA certificates) leaves no outputs behind.
+    let ctx = Arc::new(Ctx::new(cfg, previous)?);
     let resume = load_resume(&manifest_path)?;
     let mut sink = Sink::open(warc_path, &manifest_path, resume.warc_end, cfg)?;
     let mut summary = FetchSummary {
@@ -104,7 +133,7 @@ pub fn run_fetch(
         progress.inc(1);
     }
 
-    let ctx = Arc::new(Ctx::new(cfg)?);
+    summary.previous_urls = previous_urls;
     let rt = runtime(cfg.threads)?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Done>(WRITER_QUEUE);
     let writer = spawn_writer(sink, rx, progress.clone());
@@ -117,6 +146,17 @@ pub fn run_fetch(
     summary.requests = ctx.requests.load(Ordering::Relaxed);
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// An error and its sources, joined.
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        text.push_str(&format!(": {s}"));
+        cur = s.source();
+    }
+    text
 }
 
 /// The tokio runtime (`threads` workers; 0: one per core).

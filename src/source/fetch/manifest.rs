@@ -21,8 +21,9 @@ pub struct CrawlRecord {
     /// Where the last redirect led, when it is not `url`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_url: Option<String>,
-    /// `page` (2xx HTML, stored), `not_html` (2xx, other content type: headers stored,
-    /// body not downloaded), `http_error` (final status not 2xx), `robots` (not allowed by
+    /// `page` (2xx HTML, stored), `not_modified` (304 to a conditional request: stored
+    /// as a revisit of the last crawl's response), `not_html` (2xx, other content type:
+    /// headers stored, body not downloaded), `http_error` (final status not 2xx), `robots` (not allowed by
     /// robots.txt), `refused` (bad URL, scheme or address), `error` (timeout, transport,
     /// decoding, too many redirects).
     pub outcome: String,
@@ -58,7 +59,10 @@ pub struct CrawlRecord {
     /// Whether a later run should try this URL again.
     #[serde(default)]
     pub retryable: bool,
-    /// Offset of the final response record in the WARC file.
+    /// For `not_modified`: the `WARC-Date` of the earlier response the revisit refers to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisit_of: Option<String>,
+    /// Offset of the final response (or revisit) record in the WARC file.
     #[serde(default)]
     pub warc_offset: Option<u64>,
     /// Length of the WARC file once this URL's records were written (resume point).
@@ -83,6 +87,8 @@ pub struct FetchSummary {
     pub urls: usize,
     /// URLs skipped because an earlier run finished them.
     pub already_done: usize,
+    /// URLs with validators in the `--previous` crawl(s) (requested conditionally).
+    pub previous_urls: usize,
     /// URLs handled in this run, by outcome.
     pub outcomes: BTreeMap<String, usize>,
     /// HTTP requests sent (pages, redirects, retries, robots.txt).

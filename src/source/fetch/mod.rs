@@ -11,6 +11,11 @@
 //!   streaming, redirects followed by hand (each hop checked again), only HTML-like bodies
 //!   downloaded; timeouts, transport errors, 5xx and 429 retried with backoff, Retry-After
 //!   honoured.
+//! * Re-fetching: with `--previous` (the last crawl's WARC) requests carry
+//!   `If-None-Match`/`If-Modified-Since`; a 304 is stored as a revisit record
+//!   (server-not-modified) pointing at the earlier response, which `extract`/`run` read.
+//! * Recorded: robots.txt and every redirect hop are response records in the WARC.
+//! * HTTPS: certificates always verified, against the system's roots plus `--ca-cert`.
 //! * Safety: http(s) only; no loopback/private/link-local/multicast addresses unless
 //!   allowed, checked on the resolved addresses of every hop (see [`net`]).
 //!
@@ -19,8 +24,9 @@
 //! `politeness.rs` (per-origin limits and turns, robots.txt fetching), `request.rs` (one
 //! HTTP exchange and its failures), `retry.rs` (backoff, Retry-After), `redirect.rs`,
 //! `sink.rs` (WARC records and manifest lines), `manifest.rs` (the manifest's records,
-//! resume), `options.rs` (settings and defaults), `robots.rs` (robots.txt rules),
-//! `body.rs` (capped decoding), `net.rs` (address safety).
+//! resume), `previous.rs` (the last crawl's validators), `options.rs` (settings and
+//! defaults), `robots.rs` (robots.txt rules), `body.rs` (capped decoding), `net.rs`
+//! (address safety).
 
 pub mod body;
 pub mod net;
@@ -31,6 +37,7 @@ mod manifest;
 mod one_url;
 mod options;
 mod politeness;
+mod previous;
 mod redirect;
 mod request;
 mod retry;

@@ -1,6 +1,9 @@
 //! Fetching one listed URL: attempts (retried after timeouts, transport errors, 5xx and
 //! 429, with backoff or Retry-After), redirect hops (each checked for safety and robots
-//! again, at most `--max-redirects`), and the manifest record of how it ended.
+//! again, at most `--max-redirects`, each hop's response stored), conditional requests
+//! for URLs of the last crawl (a 304 becomes a revisit), and the manifest record of how it
+//! ended. The robots.txt exchanges of the origin go to the WARC with the first URL that
+//! meets them.
 
 use std::time::Duration;
 
@@ -11,7 +14,7 @@ use url::Url;
 use super::body::Cut;
 use super::crawl::Ctx;
 use super::manifest::CrawlRecord;
-use super::politeness::{polite_request, robots_for};
+use super::politeness::{polite_request, robots_for, take_robots_exchanges};
 use super::redirect::{is_redirect, location};
 use super::request::{check_target, header_str, Exchange, Fetched};
 use super::retry::{backoff, retry_after, retryable_status};
@@ -49,22 +52,40 @@ pub(super) async fn fetch_one(ctx: &Ctx, url: Url) -> Done {
                 break 'attempts;
             }
             let (host, verdict) = robots_for(ctx, &current).await;
+            exchanges.extend(take_robots_exchanges(&host));
             if let Err((message, retryable)) = verdict {
-                let kind = if retryable {
-                    "robots_unreachable"
+                // robots.txt unreachable because of TLS: the page would fail the same way.
+                let (outcome, kind) = if !retryable {
+                    ("robots", "robots_disallowed")
+                } else if message.starts_with("robots.txt: tls:") {
+                    ("error", "tls")
                 } else {
-                    "robots_disallowed"
+                    ("robots", "robots_unreachable")
                 };
-                rec.fail("robots", kind, format!("{current}: {message}"), retryable);
+                rec.fail(outcome, kind, format!("{current}: {message}"), retryable);
                 break 'attempts;
             }
-            let result =
-                polite_request(ctx, &host, &current, true, cfg.max_body, cfg.max_decoded).await;
+            let prior = ctx.previous.get(current.as_str());
+            let result = polite_request(
+                ctx,
+                &host,
+                &current,
+                true,
+                cfg.max_body,
+                cfg.max_decoded,
+                prior.map(|p| &p.validators),
+            )
+            .await;
             let f = match result {
                 Ok(f) => f,
                 Err(f) => {
                     if f.kind == "blocked_address" {
                         rec.fail("refused", f.kind, f.message, true);
+                        break 'attempts;
+                    }
+                    if f.kind == "tls" {
+                        // A later run (with --ca-cert) may succeed.
+                        rec.fail("error", f.kind, format!("{current}: {}", f.message), true);
                         break 'attempts;
                     }
                     if f.transient && attempt <= cfg.retries {
@@ -80,11 +101,26 @@ pub(super) async fn fetch_one(ctx: &Ctx, url: Url) -> Done {
                     break 'attempts;
                 }
             };
+            let mut f = f;
             let status = f.status;
             record_response(&mut rec, &f);
             rec.final_url = (current != url).then(|| current.to_string());
             rec.redirects = redirects;
+            // Not modified since the last crawl: stored as a revisit of its response.
+            let revisit = prior.filter(|_| status == 304);
+            if let Some(p) = revisit {
+                f.exchange.revisit = Some(p.refers.clone());
+                rec.revisit_of = Some(p.refers.date.clone());
+                rec.etag = rec.etag.or_else(|| p.validators.etag.clone());
+                rec.last_modified = rec
+                    .last_modified
+                    .or_else(|| p.validators.last_modified.as_deref().map(iso_date));
+            }
             exchanges.push(f.exchange);
+            if revisit.is_some() {
+                rec.outcome = "not_modified".into();
+                break 'attempts;
+            }
 
             if is_redirect(status) {
                 let Some(mut next) = location(&f.headers, &current) else {
@@ -155,14 +191,8 @@ fn record_response(rec: &mut CrawlRecord, f: &Fetched) {
     rec.status = Some(f.status);
     rec.fetched_at = Some(f.exchange.date);
     rec.content_type = header_str(&f.headers, reqwest::header::CONTENT_TYPE);
-    rec.last_modified = header_str(&f.headers, reqwest::header::LAST_MODIFIED).map(|v| {
-        DateTime::parse_from_rfc2822(&v)
-            .map(|d| {
-                d.with_timezone(&Utc)
-                    .to_rfc3339_opts(SecondsFormat::Secs, true)
-            })
-            .unwrap_or(v)
-    });
+    rec.last_modified =
+        header_str(&f.headers, reqwest::header::LAST_MODIFIED).map(|v| iso_date(&v));
     rec.etag = header_str(&f.headers, reqwest::header::ETAG);
     rec.bytes = Some(f.exchange.body.len() as u64);
     rec.truncated = match (f.skipped_body, f.cut) {
@@ -171,4 +201,14 @@ fn record_response(rec: &mut CrawlRecord, f: &Fetched) {
         (false, Some(Cut::Decoded)) => Some("decoded".into()),
         (false, None) => None,
     };
+}
+
+/// An HTTP date as ISO-8601 when it parses, else as sent.
+fn iso_date(v: &str) -> String {
+    DateTime::parse_from_rfc2822(v)
+        .map(|d| {
+            d.with_timezone(&Utc)
+                .to_rfc3339_opts(SecondsFormat::Secs, true)
+        })
+        .unwrap_or_else(|_| v.to_string())
 }

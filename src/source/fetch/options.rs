@@ -31,6 +31,9 @@ const DEFAULT_RETRIES: u32 = 2;
 const DEFAULT_RETRY_DELAY: Duration = Duration::from_secs(1);
 /// Longest Retry-After waited for (`--max-retry-after`).
 const DEFAULT_MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
+/// Longest robots.txt Crawl-delay honoured (`--max-crawl-delay`); a longer one is cut to
+/// this. 30 s is Nutch's and StormCrawler's `fetcher.max.crawl.delay`.
+const DEFAULT_MAX_CRAWL_DELAY: Duration = Duration::from_secs(30);
 
 /// Fetch settings (the `fetch` command's options).
 #[derive(Debug, Clone)]
@@ -61,6 +64,13 @@ pub struct FetchConfig {
     pub addr_policy: AddrPolicy,
     /// Tokio worker threads (0: one per core).
     pub threads: usize,
+    /// A robots.txt Crawl-delay longer than this is cut to it (with a warning).
+    pub max_crawl_delay: Duration,
+    /// PEM files of certificate authorities trusted besides the system's (`--ca-cert`).
+    pub ca_certs: Vec<std::path::PathBuf>,
+    /// WARC files of earlier crawls (`--previous`): their validators make requests
+    /// conditional, and a 304 is stored as a revisit of their response.
+    pub previous: Vec<std::path::PathBuf>,
 }
 
 impl Default for FetchConfig {
@@ -83,6 +93,9 @@ impl Default for FetchConfig {
             max_retry_after: DEFAULT_MAX_RETRY_AFTER,
             addr_policy: AddrPolicy::default(),
             threads: 0,
+            max_crawl_delay: DEFAULT_MAX_CRAWL_DELAY,
+            ca_certs: Vec::new(),
+            previous: Vec::new(),
         }
     }
 }

@@ -2,7 +2,8 @@
 //! request starts at least `delay` apart (raised to the origin's Crawl-delay, pushed back
 //! by Retry-After), then a global slot (`concurrency`), so that slow or throttled hosts
 //! never hold global slots while waiting; and robots.txt, fetched once per origin under
-//! the same rules and checked for every URL and redirect hop.
+//! the same rules (each hop's exchange kept for the WARC), checked for every URL and
+//! redirect hop, its Crawl-delay honoured up to `--max-crawl-delay`.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -13,8 +14,9 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::crawl::Ctx;
+use super::previous::Validators;
 use super::redirect::{is_redirect, location};
-use super::request::{check_target, request, Failure, Fetched};
+use super::request::{check_target, request, Exchange, Failure, Fetched};
 use super::retry::{backoff, retry_after, retryable_status};
 use super::robots::{self, Robots};
 
@@ -27,6 +29,8 @@ pub(super) struct Host {
     in_flight: Semaphore,
     turns: Mutex<Turns>,
     robots: OnceCell<Robots>,
+    /// The robots.txt exchanges (one per hop), until a URL's record takes them to the WARC.
+    robots_exchanges: Mutex<Vec<Exchange>>,
     /// URLs of this origin waiting for one of its workers, in input order.
     pub(super) queue: Mutex<VecDeque<Url>>,
 }
@@ -50,6 +54,7 @@ impl Host {
                 hold: None,
             }),
             robots: OnceCell::new(),
+            robots_exchanges: Mutex::new(Vec::new()),
             queue: Mutex::new(VecDeque::new()),
         }
     }
@@ -97,15 +102,17 @@ pub(super) async fn polite_request(
     html_only: bool,
     max_body: usize,
     max_decoded: usize,
+    cond: Option<&Validators>,
 ) -> std::result::Result<Fetched, Failure> {
     let _slot = host.in_flight.acquire().await.expect("open semaphore");
     host.wait_turn().await;
     let _global = ctx.global.acquire().await.expect("open semaphore");
-    request(ctx, url, html_only, max_body, max_decoded).await
+    request(ctx, url, html_only, max_body, max_decoded, cond).await
 }
 
 /// robots.txt of `url`'s origin, fetched (redirects followed, [`MAX_ROBOTS_REDIRECTS`] at
-/// most) with the same politeness, safety checks and retries as pages.
+/// most) with the same politeness, safety checks and retries as pages; every response is
+/// kept in `host.robots_exchanges` for the WARC.
 async fn fetch_robots(ctx: &Ctx, host: &Host, url: &Url) -> Robots {
     let Ok(mut target) = url.join("/robots.txt") else {
         return Robots::AllowAll;
@@ -123,32 +130,48 @@ async fn fetch_robots(ctx: &Ctx, host: &Host, url: &Url) -> Robots {
             false,
             robots::MAX_ROBOTS_BYTES,
             robots::MAX_ROBOTS_BYTES,
+            None,
         )
         .await;
-        match result {
-            Ok(f) if is_redirect(f.status) => {
-                hops += 1;
-                match location(&f.headers, &target) {
-                    Some(n) if hops <= MAX_ROBOTS_REDIRECTS => target = n,
-                    _ => return Robots::AllowAll,
-                }
-            }
-            Ok(f) if retryable_status(f.status) && attempt < ctx.cfg.retries => {
-                attempt += 1;
-                tokio::time::sleep(
-                    retry_after(&f.headers)
-                        .filter(|d| *d <= ctx.cfg.max_retry_after)
-                        .unwrap_or_else(|| backoff(&ctx.cfg, attempt, &target)),
-                )
-                .await;
-            }
-            Ok(f) => return Robots::from_response(f.status, &f.exchange.body, &ctx.agent),
+        let f = match result {
+            Ok(f) => f,
             Err(f) if f.kind == "blocked_address" => return Robots::AllowAll,
             Err(f) if f.transient && attempt < ctx.cfg.retries => {
                 attempt += 1;
                 tokio::time::sleep(backoff(&ctx.cfg, attempt, &target)).await;
+                continue;
             }
             Err(f) => return Robots::Unreachable(format!("robots.txt: {}: {}", f.kind, f.message)),
+        };
+        let Fetched {
+            status,
+            headers,
+            exchange,
+            ..
+        } = f;
+        let verdict = if is_redirect(status) {
+            hops += 1;
+            match location(&headers, &target) {
+                Some(n) if hops <= MAX_ROBOTS_REDIRECTS => {
+                    target = n;
+                    None
+                }
+                _ => Some(Robots::AllowAll),
+            }
+        } else if retryable_status(status) && attempt < ctx.cfg.retries {
+            attempt += 1;
+            let wait = retry_after(&headers)
+                .filter(|d| *d <= ctx.cfg.max_retry_after)
+                .unwrap_or_else(|| backoff(&ctx.cfg, attempt, &target));
+            host.robots_exchanges.lock().expect("lock").push(exchange);
+            tokio::time::sleep(wait).await;
+            continue;
+        } else {
+            Some(Robots::from_response(status, &exchange.body, &ctx.agent))
+        };
+        host.robots_exchanges.lock().expect("lock").push(exchange);
+        if let Some(v) = verdict {
+            return v;
         }
     }
 }
@@ -165,11 +188,27 @@ pub(super) async fn robots_for(
         .get_or_init(|| async {
             let r = fetch_robots(ctx, &host, url).await;
             if let Some(d) = r.crawl_delay() {
-                host.raise_delay(d);
+                let cap = ctx.cfg.max_crawl_delay;
+                if d > cap {
+                    eprintln!(
+                        "warning: {}: robots.txt Crawl-delay {}s is longer than --max-crawl-delay {}s: requests are {}s apart",
+                        origin_key(url),
+                        d.as_secs_f64(),
+                        cap.as_secs_f64(),
+                        cap.max(ctx.cfg.delay).as_secs_f64()
+                    );
+                }
+                host.raise_delay(d.min(cap));
             }
             r
         })
         .await;
     let verdict = rules.check(url);
     (host, verdict)
+}
+
+/// The robots.txt exchanges not yet handed to a URL's record (the first URL of an origin
+/// to pass by after robots.txt was fetched takes them to the WARC).
+pub(super) fn take_robots_exchanges(host: &Host) -> Vec<Exchange> {
+    std::mem::take(&mut *host.robots_exchanges.lock().expect("lock"))
 }

@@ -15,6 +15,8 @@ use super::body::{self, BodyDecoder, Cut};
 use super::crawl::Ctx;
 use super::net::{self, AddrPolicy};
 use super::options::FetchConfig;
+use super::previous::Validators;
+use crate::source::revisit::RefersTo;
 use crate::source::warc::is_html_content_type;
 
 /// A request and its response as they go into the WARC.
@@ -26,6 +28,9 @@ pub(super) struct Exchange {
     pub(super) date: DateTime<Utc>,
     pub(super) ip: Option<IpAddr>,
     pub(super) truncated: Option<&'static str>,
+    /// Set for a 304 to a conditional request: the earlier response it stands for (the
+    /// exchange is stored as a revisit record).
+    pub(super) revisit: Option<RefersTo>,
 }
 
 /// A failure of one request: kind, message, and whether trying again may help.
@@ -57,11 +62,41 @@ fn error_text(e: &(dyn std::error::Error + 'static)) -> String {
     parts.join(": ")
 }
 
+/// Whether an error chain holds a TLS error (certificate not trusted, handshake failed).
+/// `std::io::Error::source` skips the error it wraps, so that one is looked at too.
+fn tls_in_chain(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = cur {
+        if e.is::<rustls::Error>() {
+            return true;
+        }
+        if let Some(inner) = e
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            if tls_in_chain(inner) {
+                return true;
+            }
+        }
+        cur = e.source();
+    }
+    false
+}
+
 fn classify(e: &reqwest::Error) -> Failure {
     if let Some(b) = net::blocked_in_chain(e) {
         return Failure {
             kind: "blocked_address",
             message: b,
+            transient: false,
+        };
+    }
+    // Not retried within the run: an untrusted certificate stays untrusted (a later run,
+    // with --ca-cert, may succeed).
+    if tls_in_chain(e) {
+        return Failure {
+            kind: "tls",
+            message: error_text(e),
             transient: false,
         };
     }
@@ -111,7 +146,7 @@ pub(super) fn check_target(url: &Url, policy: &AddrPolicy) -> std::result::Resul
     Ok(())
 }
 
-fn request_head(url: &Url, cfg: &FetchConfig) -> Vec<u8> {
+fn request_head(url: &Url, cfg: &FetchConfig, cond: Option<&Validators>) -> Vec<u8> {
     let mut target = url.path().to_string();
     if let Some(q) = url.query() {
         target.push('?');
@@ -121,11 +156,32 @@ fn request_head(url: &Url, cfg: &FetchConfig) -> Vec<u8> {
         Some(p) => format!("{}:{p}", url.host_str().unwrap_or("")),
         None => url.host_str().unwrap_or("").to_string(),
     };
-    format!(
-        "GET {target} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: {}\r\nAccept: {ACCEPT}\r\nAccept-Encoding: {ACCEPT_ENCODING}\r\n\r\n",
+    let mut head = format!(
+        "GET {target} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: {}\r\nAccept: {ACCEPT}\r\nAccept-Encoding: {ACCEPT_ENCODING}\r\n",
         cfg.user_agent
-    )
-    .into_bytes()
+    );
+    for (name, value) in conditional_headers(cond) {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.into_bytes()
+}
+
+/// `If-None-Match` / `If-Modified-Since` from the last crawl's validators (values that
+/// could not be header values are left out).
+fn conditional_headers(cond: Option<&Validators>) -> Vec<(reqwest::header::HeaderName, String)> {
+    let Some(v) = cond else { return Vec::new() };
+    [
+        (reqwest::header::IF_NONE_MATCH, &v.etag),
+        (reqwest::header::IF_MODIFIED_SINCE, &v.last_modified),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| {
+        let value = value.as_ref()?;
+        reqwest::header::HeaderValue::from_str(value).ok()?;
+        Some((name, value.clone()))
+    })
+    .collect()
 }
 
 const ACCEPT: &str = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
@@ -176,13 +232,14 @@ pub(super) fn header_str(
 }
 
 /// One GET, body streamed through the caps. `html_only`: a 2xx response that is not
-/// HTML-like is not downloaded.
+/// HTML-like is not downloaded. `cond`: the last crawl's validators (a conditional GET).
 pub(super) async fn request(
     ctx: &Ctx,
     url: &Url,
     html_only: bool,
     max_body: usize,
     max_decoded: usize,
+    cond: Option<&Validators>,
 ) -> std::result::Result<Fetched, Failure> {
     ctx.requests.fetch_add(1, Ordering::Relaxed);
     let deadline = Instant::now() + ctx.cfg.timeout;
@@ -191,12 +248,15 @@ pub(super) async fn request(
         message: format!("no complete response within {:?}", ctx.cfg.timeout),
         transient: true,
     };
-    let send = ctx
+    let mut get = ctx
         .client
         .get(url.clone())
         .header(reqwest::header::ACCEPT, ACCEPT)
-        .header(reqwest::header::ACCEPT_ENCODING, ACCEPT_ENCODING)
-        .send();
+        .header(reqwest::header::ACCEPT_ENCODING, ACCEPT_ENCODING);
+    for (name, value) in conditional_headers(cond) {
+        get = get.header(name, value);
+    }
+    let send = get.send();
     let mut resp = match tokio::time::timeout_at(deadline, send).await {
         Err(_) => return Err(timeout()),
         Ok(Err(e)) => return Err(classify(&e)),
@@ -207,7 +267,7 @@ pub(super) async fn request(
     let headers = resp.headers().clone();
     let content_type = header_str(&headers, reqwest::header::CONTENT_TYPE);
     let ip = resp.remote_addr().map(|a| a.ip());
-    let request = request_head(url, &ctx.cfg);
+    let request = request_head(url, &ctx.cfg, cond);
     if html_only
         && (200..300).contains(&status)
         && content_type
@@ -226,6 +286,7 @@ pub(super) async fn request(
                 date,
                 ip,
                 truncated: Some("unspecified"),
+                revisit: None,
             },
             cut: None,
             skipped_body: true,
@@ -275,6 +336,7 @@ pub(super) async fn request(
             date,
             ip,
             truncated: cut.map(|_| "length"),
+            revisit: None,
         },
         cut,
         skipped_body: false,

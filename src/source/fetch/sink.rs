@@ -1,7 +1,9 @@
-//! The writer: each finished URL's exchanges go to the WARC as a `response` record
-//! followed by its `request` record (digests, IP address, truncation), flushed before the
-//! URL's manifest line is written (the manifest is the commit log); a `warcinfo` record
-//! starts a new WARC file.
+//! The writer: each finished URL's exchanges (robots.txt, redirect hops, the page) go to
+//! the WARC as a `response` record — or, for a 304 to a conditional request, a `revisit`
+//! record (profile server-not-modified) referring to the last crawl's response — followed
+//! by its `request` record (digests, IP address, truncation), flushed before the URL's
+//! manifest line is written (the manifest is the commit log); a `warcinfo` record starts a
+//! new WARC file.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -11,7 +13,9 @@ use chrono::{DateTime, SecondsFormat, Utc};
 
 use super::one_url::Done;
 use super::options::FetchConfig;
+use super::request::Exchange;
 use crate::error::{Error, Result};
+use crate::source::revisit::{self, RefersTo};
 use crate::source::warc::{new_record_id, sha1_digest, WarcWriter};
 
 /// Writes each finished URL's exchanges to the WARC, then its manifest line.
@@ -19,6 +23,8 @@ pub(super) struct Sink {
     warc: WarcWriter,
     manifest: std::io::BufWriter<std::fs::File>,
     manifest_path: PathBuf,
+    /// The WARC's directory, absolute: revisit records name the earlier WARC relative to it.
+    warc_dir: PathBuf,
     /// URLs written, by outcome.
     pub(super) outcomes: BTreeMap<String, usize>,
 }
@@ -50,10 +56,16 @@ impl Sink {
             .append(true)
             .open(manifest_path)
             .map_err(|e| Error::io(manifest_path, e))?;
+        let warc_dir = std::fs::canonicalize(warc_path)
+            .map_err(|e| Error::io(warc_path, e))?
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         Ok(Sink {
             warc,
             manifest: std::io::BufWriter::new(manifest),
             manifest_path: manifest_path.to_owned(),
+            warc_dir,
             outcomes: BTreeMap::new(),
         })
     }
@@ -75,21 +87,10 @@ impl Sink {
             let mut block = Vec::with_capacity(ex.response_head.len() + ex.body.len());
             block.extend_from_slice(&ex.response_head);
             block.extend_from_slice(&ex.body);
-            let mut headers = vec![
-                ("WARC-Type", "response".to_string()),
-                ("WARC-Record-ID", response_id.clone()),
-                ("WARC-Date", warc_date(&ex.date)),
-                ("WARC-Target-URI", ex.target.clone()),
-            ];
-            if let Some(ip) = ex.ip {
-                headers.push(("WARC-IP-Address", ip.to_string()));
-            }
-            headers.push(("Content-Type", "application/http;msgtype=response".into()));
-            headers.push(("WARC-Block-Digest", sha1_digest(&block)));
-            headers.push(("WARC-Payload-Digest", sha1_digest(&ex.body)));
-            if let Some(t) = ex.truncated {
-                headers.push(("WARC-Truncated", t.into()));
-            }
+            let headers = match &ex.revisit {
+                None => response_headers(ex, &response_id, &block),
+                Some(refers) => revisit_headers(ex, &response_id, &block, refers, &self.warc_dir),
+            };
             let offset = self.warc.write_record(&headers, &block).map_err(werr)?;
             last_response = Some(offset);
             let req_headers = vec![
@@ -128,6 +129,65 @@ impl Sink {
         *self.outcomes.entry(record.outcome).or_default() += 1;
         Ok(())
     }
+}
+
+/// The fields of a `response` record.
+fn response_headers(ex: &Exchange, id: &str, block: &[u8]) -> Vec<(&'static str, String)> {
+    let mut headers = vec![
+        ("WARC-Type", "response".to_string()),
+        ("WARC-Record-ID", id.to_string()),
+        ("WARC-Date", warc_date(&ex.date)),
+        ("WARC-Target-URI", ex.target.clone()),
+    ];
+    if let Some(ip) = ex.ip {
+        headers.push(("WARC-IP-Address", ip.to_string()));
+    }
+    headers.push(("Content-Type", "application/http;msgtype=response".into()));
+    headers.push(("WARC-Block-Digest", sha1_digest(block)));
+    headers.push(("WARC-Payload-Digest", sha1_digest(&ex.body)));
+    if let Some(t) = ex.truncated {
+        headers.push(("WARC-Truncated", t.into()));
+    }
+    headers
+}
+
+/// The fields of a `revisit` record (WARC 1.1 profile server-not-modified; the block is
+/// the 304's status line and headers): the earlier response by URI, date and record id,
+/// and by file (relative to this WARC's directory) and offset for readers that open it.
+fn revisit_headers(
+    ex: &Exchange,
+    id: &str,
+    block: &[u8],
+    refers: &RefersTo,
+    warc_dir: &Path,
+) -> Vec<(&'static str, String)> {
+    let mut headers = vec![
+        ("WARC-Type", "revisit".to_string()),
+        ("WARC-Record-ID", id.to_string()),
+        ("WARC-Date", warc_date(&ex.date)),
+        ("WARC-Target-URI", ex.target.clone()),
+    ];
+    if let Some(ip) = ex.ip {
+        headers.push(("WARC-IP-Address", ip.to_string()));
+    }
+    headers.push(("WARC-Profile", revisit::PROFILE_SERVER_NOT_MODIFIED.into()));
+    headers.push((revisit::REFERS_TO_TARGET_URI, refers.target_uri.clone()));
+    headers.push((revisit::REFERS_TO_DATE, refers.date.clone()));
+    if let Some(rid) = &refers.record_id {
+        headers.push((revisit::REFERS_TO, rid.clone()));
+    }
+    let file = revisit::relative_to(&refers.file, warc_dir);
+    headers.push((
+        revisit::REFERS_TO_FILENAME,
+        file.to_string_lossy().into_owned(),
+    ));
+    headers.push((revisit::REFERS_TO_FILE_OFFSET, refers.offset.to_string()));
+    headers.push(("Content-Type", "application/http;msgtype=response".into()));
+    headers.push(("WARC-Block-Digest", sha1_digest(block)));
+    if let Some(d) = &refers.payload_digest {
+        headers.push(("WARC-Payload-Digest", d.clone()));
+    }
+    headers
 }
 
 fn write_warcinfo(warc: &mut WarcWriter, cfg: &FetchConfig) -> std::io::Result<()> {
