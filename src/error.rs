@@ -37,6 +37,10 @@ pub enum Error {
         #[source]
         source: serde_norway::Error,
     },
+    /// A persistent dedup index (`thresher index`) that cannot be used as it is: damaged,
+    /// in use, or created with other options.
+    #[error("index {path}: {message}")]
+    Index { path: PathBuf, message: String },
     /// Writing an output failed.
     #[error("writing {path}: {source}")]
     Output {

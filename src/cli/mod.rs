@@ -19,6 +19,7 @@ use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
 mod fetch;
+mod index;
 mod rules_cmd;
 
 #[derive(Debug, Parser)]
@@ -105,6 +106,11 @@ enum Command {
     Rules {
         #[command(subcommand)]
         command: rules_cmd::RulesCommand,
+    },
+    /// Persistent dedup index for daily batches: add, query, remove, stats, check, export.
+    Index {
+        #[command(subcommand)]
+        command: index::IndexCommand,
     },
     /// Evaluate outputs against labelled data.
     Eval {
@@ -362,6 +368,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
     match cli.command {
         Command::Rules { command } => rules_cmd::run(command, &config),
+        Command::Index { command } => index::run(command, &config, cli.config.is_some()),
         Command::Extract {
             input,
             rules,

@@ -41,7 +41,7 @@ pub use extract::{decode_and_parse, extract_all, extract_page};
 pub use learn::{build_cascade, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;
-pub use sign::{collection_stats, read_and_sign};
+pub use sign::{collection_stats, for_each_signed, read_and_sign};
 pub use stream::stream_pages;
 pub use summary::Summary;
 

@@ -96,6 +96,22 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
 pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry>, usize)> {
     let mut docs = Vec::new();
     let mut skipped = 0;
+    for_each_signed(files, signer, |chunk, chunk_skipped| {
+        docs.extend(chunk);
+        skipped += chunk_skipped;
+        Ok(())
+    })?;
+    Ok((docs, skipped))
+}
+
+/// [`read_and_sign`] as a stream: `on_chunk` gets each chunk of signed documents (in file
+/// order) and how many lines of it were skipped, so a caller can store documents without
+/// holding them all (`thresher index add`).
+pub fn for_each_signed(
+    files: &[PathBuf],
+    signer: &Signer,
+    mut on_chunk: impl FnMut(Vec<DocEntry>, usize) -> Result<()>,
+) -> Result<()> {
     for file in files {
         let mut reader = open_jsonl(file)?;
         let mut line_no = 0usize;
@@ -150,15 +166,18 @@ pub fn read_and_sign(files: &[PathBuf], signer: &Signer) -> Result<(Vec<DocEntry
                     }))
                 })
                 .collect();
+            let mut docs = Vec::with_capacity(parsed.len());
+            let mut skipped = 0;
             for p in parsed {
                 match p? {
                     Some(d) => docs.push(d),
                     None => skipped += 1,
                 }
             }
+            on_chunk(docs, skipped)?;
         }
     }
-    Ok((docs, skipped))
+    Ok(())
 }
 
 /// `run` with a method that needs collection statistics: a second pass over the
