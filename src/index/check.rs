@@ -40,8 +40,28 @@ impl CheckReport {
 }
 
 /// Check the index in `dir`. `Err` only when it cannot be opened at all (which is
-/// damage too: the caller reports it the same way).
+/// damage too: the caller reports it the same way). redb panics on some damaged pages
+/// (an `unreachable!` in its B-tree code) instead of returning an error: the check turns
+/// such a panic into a problem (with the hook silenced, so no backtrace is printed).
 pub fn check(dir: &Path) -> Result<CheckReport> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = std::panic::catch_unwind(|| check_inner(dir));
+    std::panic::set_hook(hook);
+    outcome.unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Ok(CheckReport {
+            problems: vec![format!("the store's pages are damaged (reading them failed: {what})")],
+            ..CheckReport::default()
+        })
+    })
+}
+
+fn check_inner(dir: &Path) -> Result<CheckReport> {
     let mut store = Store::open(dir, false)?;
     let mut report = CheckReport::default();
     match store.db.check_integrity() {
@@ -52,14 +72,8 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
             return Ok(report);
         }
     }
-    // Whatever the tables hold, a damaged value must be reported, not crash the check.
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        invariants(&store, &mut report)
-    }));
-    match outcome {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => report.problem(format!("cannot be read: {e}")),
-        Err(_) => report.problem("reading the store failed (see the message above)".into()),
+    if let Err(e) = invariants(&store, &mut report) {
+        report.problem(format!("cannot be read: {e}"));
     }
     Ok(report)
 }
