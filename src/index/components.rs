@@ -19,6 +19,10 @@ use crate::error::{Error, Result};
 /// taken alone). Bounds memory to about this many shingle sets. Hand-set.
 const GROUP_DOCS: usize = 20_000;
 
+/// Buckets of at most this many documents are read again when met again in a walk
+/// (cheap); larger ones once per walk.
+const SMALL_BUCKET: u64 = 16;
+
 impl Index {
     /// Components (two documents or more) containing any of `seeds`: breadth-first over
     /// band keys, each bucket read once.
@@ -46,10 +50,14 @@ impl Index {
                 let doc = StoredDoc::decode(doc.value())
                     .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
                 for k in doc.band_keys {
-                    if !seen_keys.insert(k) {
+                    let members = postings.get(k).map_err(|e| err(&e))?;
+                    // Only large buckets are remembered (so that 10,000 copies are not
+                    // read 10,000 times); remembering every key would cost tens of bytes
+                    // per band key of the batch.
+                    if members.len() > SMALL_BUCKET && !seen_keys.insert(k) {
                         continue;
                     }
-                    for m in postings.get(k).map_err(|e| err(&e))? {
+                    for m in members {
                         let m = m.map_err(|e| err(&e))?.value();
                         if seen_docs.insert(m) {
                             comp.push(m);
