@@ -178,6 +178,21 @@ fn generated_corpus_any_batches_any_order_both_modes() {
     );
 }
 
+/// A batch that is a small share of the index finds its components by walking from its
+/// documents (a large one scans all buckets): both must give the answer of one run.
+#[test]
+fn small_batch_after_a_large_one_walks_from_its_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = generated_corpus(8, 700);
+    Rng(9).shuffle(&mut lines);
+    let small = lines.split_off(lines.len() - 40);
+    let batches = vec![
+        write_lines(&dir.path().join("large.jsonl"), &lines),
+        write_lines(&dir.path().join("small.jsonl"), &small),
+    ];
+    batches_equal_one_run(dir.path(), &batches, &[0, 1], &["--threshold", "0.8"]);
+}
+
 #[test]
 fn options_are_stored_and_other_options_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -188,6 +203,16 @@ fn options_are_stored_and_other_options_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("threshold: index 0.8, given 0.7"), "{err}");
+    // A key given twice in one batch: the last version stays, with its postings only.
+    let twice = write_lines(
+        &dir.path().join("twice.jsonl"),
+        &[
+            serde_json::json!({"id": "dup", "text": "alpha beta gamma delta epsilon zeta eta theta iota kappa"}).to_string(),
+            serde_json::json!({"id": "dup", "text": "one two three four five six seven eight nine ten eleven"}).to_string(),
+        ],
+    );
+    add(&index, &twice, &[], &["--commit-every", "5"]);
+    ok(&run(&["index", "check", "--index", s(&index)]), "check after a key given twice");
     // Without options the stored ones apply; the same options are accepted.
     add(&index, &batches[1], &[], &[]);
     add(&index, &batches[1], &["--threshold", "0.8"], &[]);
@@ -195,7 +220,7 @@ fn options_are_stored_and_other_options_are_refused() {
         serde_json::from_str(&ok(&run(&["index", "stats", "--index", s(&index)]), "stats")).unwrap();
     assert_eq!(stats["config"]["threshold"], 0.8);
     assert_eq!(stats["config"]["normalize"], "words");
-    assert_eq!(stats["batches"], 3);
+    assert_eq!(stats["batches"], 4);
     assert_eq!(stats["interrupted_batches"], 0);
     // Collection statistics change with every batch: refused when creating an index.
     let out = run(&["index", "add", "--index", s(&dir.path().join("ix2")), "--method", "tfidf", s(&batches[0])]);
@@ -315,6 +340,10 @@ fn check_reports_damaged_files_and_broken_invariants() {
     let out = run(&["index", "check", "--index", s(&garbled)]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("DAMAGED"));
+    // Other commands name the damage instead of crashing.
+    let out = run(&["index", "export", "--index", s(&garbled)]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("index check"));
 }
 
 #[test]

@@ -95,6 +95,18 @@ fn add_config(dir: &Path, args: &DedupArgs, config: &Config, config_file: bool) 
 }
 
 pub(super) fn run(command: IndexCommand, config: &Config, config_file: bool) -> Result<ExitCode> {
+    let dir = match &command {
+        IndexCommand::Add { index, .. }
+        | IndexCommand::Query { index, .. }
+        | IndexCommand::Remove { index, .. }
+        | IndexCommand::Stats { index }
+        | IndexCommand::Check { index }
+        | IndexCommand::Export { index, .. } => index.clone(),
+    };
+    store::catch_store_panics(&store::db_path(&dir), || run_command(command, config, config_file))
+}
+
+fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Result<ExitCode> {
     match command {
         IndexCommand::Add {
             index: dir,

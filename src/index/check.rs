@@ -44,20 +44,14 @@ impl CheckReport {
 /// (an `unreachable!` in its B-tree code) instead of returning an error: the check turns
 /// such a panic into a problem (with the hook silenced, so no backtrace is printed).
 pub fn check(dir: &Path) -> Result<CheckReport> {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let outcome = std::panic::catch_unwind(|| check_inner(dir));
-    std::panic::set_hook(hook);
-    outcome.unwrap_or_else(|payload| {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        Ok(CheckReport {
-            problems: vec![format!("the store's pages are damaged (reading them failed: {what})")],
-            ..CheckReport::default()
-        })
+    store::catch_store_panics(&store::db_path(dir), || check_inner(dir)).or_else(|e| match e {
+        crate::Error::Index { message, .. } if message.starts_with(store::PANIC_PREFIX) => {
+            Ok(CheckReport {
+                problems: vec![message],
+                ..CheckReport::default()
+            })
+        }
+        e => Err(e),
     })
 }
 

@@ -19,6 +19,10 @@ use crate::error::{Error, Result};
 /// taken alone). Bounds memory to about this many shingle sets. Hand-set.
 const GROUP_DOCS: usize = 20_000;
 
+/// A batch of at least 1/SCAN_SHARE of the index finds its components by scanning all
+/// buckets rather than walking from its documents. Hand-set.
+const SCAN_SHARE: u64 = 20;
+
 /// Buckets of at most this many documents are read again when met again in a walk
 /// (cheap); larger ones once per walk.
 const SMALL_BUCKET: u64 = 16;
@@ -27,6 +31,18 @@ impl Index {
     /// Components (two documents or more) containing any of `seeds`: breadth-first over
     /// band keys, each bucket read once.
     pub fn components_of(&self, seeds: &[u64]) -> Result<Vec<Vec<u64>>> {
+        // A walk reads each seed's buckets at random places of the postings B-tree; for a
+        // batch that is a large share of the index, one sequential pass over all buckets
+        // (the export's union-find) is far cheaper (measured: a walk from 1,000,000 seeds
+        // had not finished after 15 minutes). Both give the same components.
+        if seeds.len() as u64 * SCAN_SHARE >= self.next_id()? {
+            let wanted: HashSet<u64> = seeds.iter().copied().collect();
+            return Ok(self
+                .all_components()?
+                .into_iter()
+                .filter(|c| c.iter().any(|id| wanted.contains(id)))
+                .collect());
+        }
         let err = |e: &dyn std::fmt::Display| self.store.err(e);
         let txn = self.store.db.begin_read().map_err(|e| err(&e))?;
         let docs = txn.open_table(DOCS).map_err(|e| err(&e))?;

@@ -51,6 +51,30 @@ pub fn store_err(path: &Path, e: impl std::fmt::Display) -> Error {
     }
 }
 
+/// How [`catch_store_panics`] begins its message.
+pub const PANIC_PREFIX: &str = "the store's pages are damaged";
+
+/// Run `f`, turning a panic into an error of the store at `path`: redb panics on some
+/// damaged pages (an `unreachable!` in its B-tree code) instead of returning an error.
+/// The panic hook is silenced meanwhile, so no backtrace is printed.
+pub fn catch_store_panics<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    outcome.unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(store_err(
+            path,
+            format!("{PANIC_PREFIX} (reading them failed: {what}); run `thresher index check`"),
+        ))
+    })
+}
+
 /// The open store.
 pub struct Store {
     pub db: Database,
