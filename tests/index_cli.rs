@@ -35,7 +35,9 @@ fn generated_corpus(seed: u64, families: usize) -> Vec<String> {
     let mut rng = Rng(seed);
     let mut lines = Vec::new();
     for f in 0..families {
-        let base: Vec<String> = (0..120).map(|_| format!("w{}", rng.below(20_000))).collect();
+        let base: Vec<String> = (0..120)
+            .map(|_| format!("w{}", rng.below(20_000)))
+            .collect();
         for copy in 0..=rng.below(5) {
             let mut words = base.clone();
             for _ in 0..copy * 2 {
@@ -90,7 +92,10 @@ fn one_shot(files: &[&Path], opts: &[&str]) -> String {
 }
 
 fn export(index: &Path) -> String {
-    ok(&run(&["index", "export", "--index", s(index)]), "index export")
+    ok(
+        &run(&["index", "export", "--index", s(index)]),
+        "index export",
+    )
 }
 
 fn add(index: &Path, file: &Path, opts: &[&str], extra: &[&str]) -> String {
@@ -110,12 +115,18 @@ fn batches_equal_one_run(dir: &Path, batches: &[PathBuf], order: &[usize], opts:
         let touched = add(&index, &batches[b], opts, &[]);
         let now = export(&index);
         for line in touched.lines() {
-            assert!(now.lines().any(|l| l == line), "touched cluster not in the index: {line}");
+            assert!(
+                now.lines().any(|l| l == line),
+                "touched cluster not in the index: {line}"
+            );
         }
     }
     let all: Vec<&Path> = batches.iter().map(|p| p.as_path()).collect();
     let expected = one_shot(&all, opts);
-    assert!(expected.lines().count() > 10, "too few clusters to test anything");
+    assert!(
+        expected.lines().count() > 10,
+        "too few clusters to test anything"
+    );
     let got = export(&index);
     if got != expected {
         let (e, g): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), got.lines().collect());
@@ -169,7 +180,12 @@ fn dedup_dev_in_three_shuffled_batches_equals_one_dedup_run() {
 fn generated_corpus_any_batches_any_order_both_modes() {
     let dir = tempfile::tempdir().unwrap();
     let batches = split(dir.path(), "gen", generated_corpus(3, 600), 5, 4);
-    batches_equal_one_run(dir.path(), &batches, &[4, 1, 3, 0, 2], &["--threshold", "0.8"]);
+    batches_equal_one_run(
+        dir.path(),
+        &batches,
+        &[4, 1, 3, 0, 2],
+        &["--threshold", "0.8"],
+    );
     batches_equal_one_run(
         dir.path(),
         &batches,
@@ -198,8 +214,21 @@ fn options_are_stored_and_other_options_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let index = dir.path().join("ix");
     let batches = split(dir.path(), "b", generated_corpus(5, 60), 2, 1);
-    add(&index, &batches[0], &["--threshold", "0.8", "--normalize", "words"], &[]);
-    let out = run(&["index", "add", "--index", s(&index), "--threshold", "0.7", s(&batches[1])]);
+    add(
+        &index,
+        &batches[0],
+        &["--threshold", "0.8", "--normalize", "words"],
+        &[],
+    );
+    let out = run(&[
+        "index",
+        "add",
+        "--index",
+        s(&index),
+        "--threshold",
+        "0.7",
+        s(&batches[1]),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("threshold: index 0.8, given 0.7"), "{err}");
@@ -212,18 +241,32 @@ fn options_are_stored_and_other_options_are_refused() {
         ],
     );
     add(&index, &twice, &[], &["--commit-every", "5"]);
-    ok(&run(&["index", "check", "--index", s(&index)]), "check after a key given twice");
+    ok(
+        &run(&["index", "check", "--index", s(&index)]),
+        "check after a key given twice",
+    );
     // Without options the stored ones apply; the same options are accepted.
     add(&index, &batches[1], &[], &[]);
     add(&index, &batches[1], &["--threshold", "0.8"], &[]);
-    let stats: serde_json::Value =
-        serde_json::from_str(&ok(&run(&["index", "stats", "--index", s(&index)]), "stats")).unwrap();
+    let stats: serde_json::Value = serde_json::from_str(&ok(
+        &run(&["index", "stats", "--index", s(&index)]),
+        "stats",
+    ))
+    .unwrap();
     assert_eq!(stats["config"]["threshold"], 0.8);
     assert_eq!(stats["config"]["normalize"], "words");
     assert_eq!(stats["batches"], 4);
     assert_eq!(stats["interrupted_batches"], 0);
     // Collection statistics change with every batch: refused when creating an index.
-    let out = run(&["index", "add", "--index", s(&dir.path().join("ix2")), "--method", "tfidf", s(&batches[0])]);
+    let out = run(&[
+        "index",
+        "add",
+        "--index",
+        s(&dir.path().join("ix2")),
+        "--method",
+        "tfidf",
+        s(&batches[0]),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("collection"));
 }
@@ -236,7 +279,10 @@ fn options_are_stored_and_other_options_are_refused() {
 fn kill_9_during_add_then_readd_gives_the_same_answer() {
     let dir = tempfile::tempdir().unwrap();
     let first = write_lines(&dir.path().join("first.jsonl"), &generated_corpus(11, 300));
-    let second = write_lines(&dir.path().join("second.jsonl"), &generated_corpus(12, 1500));
+    let second = write_lines(
+        &dir.path().join("second.jsonl"),
+        &generated_corpus(12, 1500),
+    );
     let opts = ["--threshold", "0.8"];
     let commit = ["--commit-every", "200"];
     let reference = dir.path().join("reference");
@@ -246,7 +292,12 @@ fn kill_9_during_add_then_readd_gives_the_same_answer() {
     assert!(expected_touched.lines().count() > 50);
 
     // (commit lines to wait for, or None: kill at once; wait for "complete")
-    let points: [(Option<usize>, bool); 4] = [(None, false), (Some(1), false), (Some(3), false), (None, true)];
+    let points: [(Option<usize>, bool); 4] = [
+        (None, false),
+        (Some(1), false),
+        (Some(3), false),
+        (None, true),
+    ];
     for (n, &(commits, complete)) in points.iter().enumerate() {
         let index = dir.path().join(format!("killed{n}"));
         add(&index, &first, &opts, &commit);
@@ -271,7 +322,9 @@ fn kill_9_during_add_then_readd_gives_the_same_answer() {
                     seen += 1;
                     committed = c.split(' ').next().unwrap().parse().unwrap();
                 }
-                if (commits == Some(seen) && line.contains("committed")) || (complete && line.contains("complete")) {
+                if (commits == Some(seen) && line.contains("committed"))
+                    || (complete && line.contains("complete"))
+                {
                     break;
                 }
             }
@@ -280,8 +333,11 @@ fn kill_9_during_add_then_readd_gives_the_same_answer() {
         child.wait().unwrap();
         let check = run(&["index", "check", "--index", s(&index)]);
         ok(&check, &format!("index check after kill at point {n}"));
-        let stats: serde_json::Value =
-            serde_json::from_str(&ok(&run(&["index", "stats", "--index", s(&index)]), "stats")).unwrap();
+        let stats: serde_json::Value = serde_json::from_str(&ok(
+            &run(&["index", "stats", "--index", s(&index)]),
+            "stats",
+        ))
+        .unwrap();
         let docs = stats["documents"].as_u64().unwrap() as usize;
         let (n_first, n_second) = (count_lines(&first), count_lines(&second));
         assert!(
@@ -289,12 +345,21 @@ fn kill_9_during_add_then_readd_gives_the_same_answer() {
             "point {n}: {committed} documents of the batch were committed before the kill: {stats}"
         );
         if complete {
-            assert_eq!(stats["interrupted_batches"], 0, "point {n}: the last commit marks the batch complete");
+            assert_eq!(
+                stats["interrupted_batches"], 0,
+                "point {n}: the last commit marks the batch complete"
+            );
         }
         let again = add(&index, &second, &opts, &commit);
-        assert_eq!(again, expected_touched, "point {n}: re-added batch answers differently");
+        assert_eq!(
+            again, expected_touched,
+            "point {n}: re-added batch answers differently"
+        );
         assert_eq!(export(&index), expected_export, "point {n}");
-        ok(&run(&["index", "check", "--index", s(&index)]), "check after re-add");
+        ok(
+            &run(&["index", "check", "--index", s(&index)]),
+            "check after re-add",
+        );
     }
 }
 
@@ -315,7 +380,9 @@ fn check_reports_damaged_files_and_broken_invariants() {
         let db = redb::Database::open(broken.join("index.redb")).unwrap();
         let txn = db.begin_write().unwrap();
         {
-            let mut postings = txn.open_multimap_table(thresher::index::store::POSTINGS).unwrap();
+            let mut postings = txn
+                .open_multimap_table(thresher::index::store::POSTINGS)
+                .unwrap();
             let docs = txn.open_table(thresher::index::store::DOCS).unwrap();
             let blob = redb::ReadableTable::get(&docs, 7).unwrap().unwrap();
             let doc = thresher::index::store::StoredDoc::decode(blob.value()).unwrap();
@@ -326,7 +393,10 @@ fn check_reports_damaged_files_and_broken_invariants() {
     let out = run(&["index", "check", "--index", s(&broken)]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("DAMAGED") && err.contains("missing from a bucket"), "{err}");
+    assert!(
+        err.contains("DAMAGED") && err.contains("missing from a bucket"),
+        "{err}"
+    );
 
     // A damaged file: bytes overwritten in the middle.
     let garbled = dir.path().join("garbled");
@@ -338,11 +408,21 @@ fn check_reports_damaged_files_and_broken_invariants() {
     }
     std::fs::write(garbled.join("index.redb"), bytes).unwrap();
     let out = run(&["index", "check", "--index", s(&garbled)]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("DAMAGED"));
     // Other commands name the damage instead of crashing.
     let out = run(&["index", "export", "--index", s(&garbled)]);
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("index check"));
 }
 
@@ -361,26 +441,57 @@ fn query_remove_and_stats() {
         &dir.path().join("q.jsonl"),
         &[
             serde_json::json!({"id": "q1", "text": text}).to_string(),
-            serde_json::json!({"id": "q2", "text": "nothing like any stored text at all here"}).to_string(),
+            serde_json::json!({"id": "q2", "text": "nothing like any stored text at all here"})
+                .to_string(),
         ],
     );
-    let answers = ok(&run(&["index", "query", "--index", s(&index), s(&q)]), "query");
-    let answers: Vec<serde_json::Value> = answers.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let answers = ok(
+        &run(&["index", "query", "--index", s(&index), s(&q)]),
+        "query",
+    );
+    let answers: Vec<serde_json::Value> = answers
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(answers.len(), 2);
     let near = answers[0]["near"].as_array().unwrap();
-    assert!(near.iter().any(|n| n["id"] == stored_id.as_str() && n["similarity"].as_f64().unwrap() >= 0.8), "{near:?}");
+    assert!(
+        near.iter()
+            .any(|n| n["id"] == stored_id.as_str() && n["similarity"].as_f64().unwrap() >= 0.8),
+        "{near:?}"
+    );
     assert!(answers[1]["near"].as_array().unwrap().is_empty());
 
-    let out = run(&["index", "remove", "--index", s(&index), &stored_id, "no-such-key"]);
+    let out = run(&[
+        "index",
+        "remove",
+        "--index",
+        s(&index),
+        &stored_id,
+        "no-such-key",
+    ]);
     assert_eq!(out.status.code(), Some(1), "one key is unknown");
     assert!(String::from_utf8_lossy(&out.stderr).contains("not in the index: no-such-key"));
-    let answers = ok(&run(&["index", "query", "--index", s(&index), s(&q)]), "query");
+    let answers = ok(
+        &run(&["index", "query", "--index", s(&index), s(&q)]),
+        "query",
+    );
     assert!(!answers.contains(&format!("\"{stored_id}\"")), "{answers}");
-    let stats: serde_json::Value =
-        serde_json::from_str(&ok(&run(&["index", "stats", "--index", s(&index)]), "stats")).unwrap();
-    assert_eq!(stats["documents"].as_u64().unwrap() as usize, lines.len() - 1);
+    let stats: serde_json::Value = serde_json::from_str(&ok(
+        &run(&["index", "stats", "--index", s(&index)]),
+        "stats",
+    ))
+    .unwrap();
+    assert_eq!(
+        stats["documents"].as_u64().unwrap() as usize,
+        lines.len() - 1
+    );
     // After the removal the index answers as dedup does without that document.
-    let rest: Vec<String> = lines.iter().filter(|l| !l.contains(&format!("\"{stored_id}\""))).cloned().collect();
+    let rest: Vec<String> = lines
+        .iter()
+        .filter(|l| !l.contains(&format!("\"{stored_id}\"")))
+        .cloned()
+        .collect();
     let rest = write_lines(&dir.path().join("rest.jsonl"), &rest);
     assert_eq!(export(&index), one_shot(&[&rest], &["--threshold", "0.8"]));
     ok(&run(&["index", "check", "--index", s(&index)]), "check");

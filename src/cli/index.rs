@@ -76,7 +76,12 @@ pub(super) enum IndexCommand {
 
 /// The dedup options of an `add`: those stored in an existing index (or the defaults and
 /// `--config` for a new one), overlaid with the flags given.
-fn add_config(dir: &Path, args: &DedupArgs, config: &Config, config_file: bool) -> Result<DedupConfig> {
+fn add_config(
+    dir: &Path,
+    args: &DedupArgs,
+    config: &Config,
+    config_file: bool,
+) -> Result<DedupConfig> {
     let stored = if store::db_path(dir).exists() {
         store::Store::open(dir, false)?.config()?
     } else {
@@ -103,7 +108,9 @@ pub(super) fn run(command: IndexCommand, config: &Config, config_file: bool) -> 
         | IndexCommand::Check { index }
         | IndexCommand::Export { index, .. } => index.clone(),
     };
-    store::catch_store_panics(&store::db_path(&dir), || run_command(command, config, config_file))
+    store::catch_store_panics(&store::db_path(&dir), || {
+        run_command(command, config, config_file)
+    })
 }
 
 fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Result<ExitCode> {
@@ -183,10 +190,7 @@ fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Res
         }
         IndexCommand::Check { index: dir } => {
             if !store::db_path(&dir).exists() {
-                return Err(Error::Config(format!(
-                    "{}: no index here",
-                    dir.display()
-                )));
+                return Err(Error::Config(format!("{}: no index here", dir.display())));
             }
             let path = store::db_path(&dir).display().to_string();
             let report = match index::check::check(&dir) {
@@ -222,10 +226,7 @@ fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Res
                 Ok(ExitCode::from(1))
             }
         }
-        IndexCommand::Export {
-            index: dir,
-            output,
-        } => {
+        IndexCommand::Export { index: dir, output } => {
             let idx = Index::open(&dir, None, false)?;
             let comps = idx.all_components()?;
             let (clusters, members) = idx.write_clusters(&comps, output.as_deref())?;

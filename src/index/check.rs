@@ -77,7 +77,10 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
     let txn = store.db.begin_read().map_err(|e| s(&e))?;
     let settings = txn.open_table(SETTINGS).map_err(|e| s(&e))?;
     let get = |k: &str| -> std::result::Result<Option<String>, String> {
-        Ok(settings.get(k).map_err(|e| s(&e))?.map(|v| v.value().to_string()))
+        Ok(settings
+            .get(k)
+            .map_err(|e| s(&e))?
+            .map(|v| v.value().to_string()))
     };
     match get("format")? {
         Some(f) if f == store::FORMAT => {}
@@ -152,10 +155,15 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
                 doc.meta.key,
                 k.value()
             )),
-            None => report.problem(format!("document {id} ({:?}) has no key entry", doc.meta.key)),
+            None => report.problem(format!(
+                "document {id} ({:?}) has no key entry",
+                doc.meta.key
+            )),
         }
         if doc.band_keys.is_empty() || !doc.band_keys.windows(2).all(|w| w[0] < w[1]) {
-            report.problem(format!("document {id}: band keys empty or not sorted and unique"));
+            report.problem(format!(
+                "document {id}: band keys empty or not sorted and unique"
+            ));
         }
         if let Some(b) = expected_bands {
             if doc.band_keys.len() > b {
@@ -174,7 +182,10 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
             },
         }
     }
-    let (n_keys, n_sets) = (keys.len().map_err(|e| s(&e))?, shingles.len().map_err(|e| s(&e))?);
+    let (n_keys, n_sets) = (
+        keys.len().map_err(|e| s(&e))?,
+        shingles.len().map_err(|e| s(&e))?,
+    );
     if n_keys != report.documents || n_sets != report.documents {
         report.problem(format!(
             "{} documents, {n_keys} keys, {n_sets} shingle sets: they must be equal",

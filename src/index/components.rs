@@ -59,10 +59,11 @@ impl Index {
             while next < comp.len() {
                 let id = comp[next];
                 next += 1;
-                let doc = docs
-                    .get(id)
-                    .map_err(|e| err(&e))?
-                    .ok_or_else(|| err(&format!("damaged: document {id} is missing (run `index check`)")))?;
+                let doc = docs.get(id).map_err(|e| err(&e))?.ok_or_else(|| {
+                    err(&format!(
+                        "damaged: document {id} is missing (run `index check`)"
+                    ))
+                })?;
                 let doc = StoredDoc::decode(doc.value())
                     .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
                 for k in doc.band_keys {
@@ -95,7 +96,9 @@ impl Index {
         let postings = txn.open_multimap_table(POSTINGS).map_err(|e| err(&e))?;
         let next_id = self.next_id()?;
         if next_id > u32::MAX as u64 {
-            return Err(err(&"more than 4 billion document ids: export is limited to u32 ids"));
+            return Err(err(
+                &"more than 4 billion document ids: export is limited to u32 ids",
+            ));
         }
         let mut uf = UnionFind::new(next_id as usize);
         for bucket in postings.iter().map_err(|e| err(&e))? {
@@ -104,7 +107,9 @@ impl Index {
             for m in members {
                 let m = m.map_err(|e| err(&e))?.value();
                 if m >= next_id {
-                    return Err(err(&format!("damaged: posting of document {m} ≥ next_id {next_id} (run `index check`)")));
+                    return Err(err(&format!(
+                        "damaged: posting of document {m} ≥ next_id {next_id} (run `index check`)"
+                    )));
                 }
                 match first {
                     None => first = Some(m as u32),
@@ -122,7 +127,9 @@ impl Index {
     pub fn next_id(&self) -> Result<u64> {
         let err = |e: &dyn std::fmt::Display| self.store.err(e);
         let txn = self.store.db.begin_read().map_err(|e| err(&e))?;
-        let settings = txn.open_table(super::store::SETTINGS).map_err(|e| err(&e))?;
+        let settings = txn
+            .open_table(super::store::SETTINGS)
+            .map_err(|e| err(&e))?;
         settings
             .get("next_id")
             .map_err(|e| err(&e))?
@@ -132,7 +139,11 @@ impl Index {
 
     /// The clusters of `comps` as `clusters.jsonl` lines (the format of `thresher dedup`),
     /// sorted by main key as `dedup` writes them. Returns (clusters, documents in them).
-    pub fn write_clusters(&self, comps: &[Vec<u64>], output: Option<&Path>) -> Result<(usize, usize)> {
+    pub fn write_clusters(
+        &self,
+        comps: &[Vec<u64>],
+        output: Option<&Path>,
+    ) -> Result<(usize, usize)> {
         let err = |e: &dyn std::fmt::Display| self.store.err(e);
         let txn = self.store.db.begin_read().map_err(|e| err(&e))?;
         let docs = txn.open_table(DOCS).map_err(|e| err(&e))?;
@@ -145,7 +156,12 @@ impl Index {
             let (clusters, _) = find_clusters(group, &self.config);
             for c in &clusters {
                 let mut line = Vec::new();
-                crate::pipeline::write_clusters(std::slice::from_ref(c), group, &mut line, &out_name)?;
+                crate::pipeline::write_clusters(
+                    std::slice::from_ref(c),
+                    group,
+                    &mut line,
+                    &out_name,
+                )?;
                 in_clusters += c.members.len();
                 lines.push((group[c.main].meta.key.clone(), line));
             }
@@ -184,7 +200,10 @@ pub fn write_atomically(
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         return body(&mut out)
             .and_then(|_| out.flush())
-            .map_err(|e| Error::Output { path: "-".into(), source: e });
+            .map_err(|e| Error::Output {
+                path: "-".into(),
+                source: e,
+            });
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -192,7 +211,10 @@ pub fn write_atomically(
     let mut tmp_name = path.file_name().unwrap_or_default().to_os_string();
     tmp_name.push(".partial");
     let tmp = path.with_file_name(tmp_name);
-    let out_err = |e| Error::Output { path: path.to_path_buf(), source: e };
+    let out_err = |e| Error::Output {
+        path: path.to_path_buf(),
+        source: e,
+    };
     let file = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
     body(&mut out).and_then(|_| out.flush()).map_err(out_err)?;

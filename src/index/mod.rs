@@ -25,7 +25,7 @@ use redb::{ReadableMultimapTable, ReadableTable};
 
 use crate::dedup::{DedupConfig, DocEntry, Method, Signer};
 use crate::error::Result;
-use store::{StoredDoc, Store, BATCHES, DOCS, KEYS, POSTINGS, SETTINGS, SHINGLES};
+use store::{Store, StoredDoc, BATCHES, DOCS, KEYS, POSTINGS, SETTINGS, SHINGLES};
 
 /// Documents written per transaction by `index add` unless `--commit-every` says
 /// otherwise: large enough that the fsync of a commit costs little per document, small
@@ -77,14 +77,19 @@ impl Index {
                 {
                     let mut s = txn.open_table(SETTINGS).map_err(|e| store.err(e))?;
                     let json = serde_json::to_string(given).expect("config serializes");
-                    for (k, v) in [("format", store::FORMAT), ("config", &json), ("next_id", "0")] {
+                    for (k, v) in [
+                        ("format", store::FORMAT),
+                        ("config", &json),
+                        ("next_id", "0"),
+                    ] {
                         s.insert(k, v).map_err(|e| store.err(e))?;
                     }
                     // The other tables exist from the start, so readers never miss one.
                     txn.open_table(KEYS).map_err(|e| store.err(e))?;
                     txn.open_table(DOCS).map_err(|e| store.err(e))?;
                     txn.open_table(SHINGLES).map_err(|e| store.err(e))?;
-                    txn.open_multimap_table(POSTINGS).map_err(|e| store.err(e))?;
+                    txn.open_multimap_table(POSTINGS)
+                        .map_err(|e| store.err(e))?;
                     txn.open_table(BATCHES).map_err(|e| store.err(e))?;
                 }
                 txn.commit().map_err(|e| store.err(e))?;
@@ -109,12 +114,20 @@ impl Index {
         let doc = docs
             .get(id)
             .map_err(|e| self.store.err(e))?
-            .ok_or_else(|| self.store.err(format!("damaged: document {id} is missing (run `index check`)")))?;
-        let doc = StoredDoc::decode(doc.value()).map_err(|e| self.store.err(format!("damaged: document {id}: {e}")))?;
+            .ok_or_else(|| {
+                self.store.err(format!(
+                    "damaged: document {id} is missing (run `index check`)"
+                ))
+            })?;
+        let doc = StoredDoc::decode(doc.value())
+            .map_err(|e| self.store.err(format!("damaged: document {id}: {e}")))?;
         let set = shingles
             .get(id)
             .map_err(|e| self.store.err(e))?
-            .ok_or_else(|| self.store.err(format!("damaged: shingles of document {id} are missing")))?;
+            .ok_or_else(|| {
+                self.store
+                    .err(format!("damaged: shingles of document {id} are missing"))
+            })?;
         let set = store::decode_shingles(set.value())
             .map_err(|e| self.store.err(format!("damaged: document {id}: {e}")))?;
         Ok(store::doc_entry(doc, set))
@@ -196,7 +209,9 @@ impl Index {
             let last = batches.last().map_err(|e| err(&e))?.map(|(k, _)| k.value());
             report.batch = last.map_or(1, |n| n + 1);
             let json = serde_json::to_string(&report).expect("report serializes");
-            batches.insert(report.batch, json.as_str()).map_err(|e| err(&e))?;
+            batches
+                .insert(report.batch, json.as_str())
+                .map_err(|e| err(&e))?;
         }
         txn.commit().map_err(|e| err(&e))?;
 
@@ -220,7 +235,12 @@ impl Index {
     }
 
     /// One transaction: store `entries`; with `finish`, also mark the batch complete.
-    fn write(&self, entries: Vec<DocEntry>, report: &mut AddReport, finish: Option<()>) -> Result<()> {
+    fn write(
+        &self,
+        entries: Vec<DocEntry>,
+        report: &mut AddReport,
+        finish: Option<()>,
+    ) -> Result<()> {
         let err = |e: &dyn std::fmt::Display| self.store.err(e);
         let txn = self.store.db.begin_write().map_err(|e| err(&e))?;
         {
@@ -250,9 +270,17 @@ impl Index {
                     .map(|v| v.value());
                 let id = match existing {
                     Some(id) => {
-                        let old = docs.get(id).map_err(|e| err(&e))?.map(|v| v.value().to_vec());
-                        let old_set = shingles.get(id).map_err(|e| err(&e))?.map(|v| v.value().to_vec());
-                        if old.as_deref() == Some(&enc[..]) && old_set.as_deref() == Some(&enc_set[..]) {
+                        let old = docs
+                            .get(id)
+                            .map_err(|e| err(&e))?
+                            .map(|v| v.value().to_vec());
+                        let old_set = shingles
+                            .get(id)
+                            .map_err(|e| err(&e))?
+                            .map(|v| v.value().to_vec());
+                        if old.as_deref() == Some(&enc[..])
+                            && old_set.as_deref() == Some(&enc_set[..])
+                        {
                             report.unchanged += 1;
                             report.ids.push(id);
                             continue;
@@ -270,7 +298,8 @@ impl Index {
                     None => {
                         let id = next_id;
                         next_id += 1;
-                        keys.insert(doc.meta.key.as_str(), id).map_err(|e| err(&e))?;
+                        keys.insert(doc.meta.key.as_str(), id)
+                            .map_err(|e| err(&e))?;
                         report.added += 1;
                         id
                     }
@@ -294,7 +323,9 @@ impl Index {
             let mut batches = txn.open_table(BATCHES).map_err(|e| err(&e))?;
             if finish.is_some() {
                 let json = serde_json::to_string(&*report).expect("report serializes");
-                batches.insert(report.batch, json.as_str()).map_err(|e| err(&e))?;
+                batches
+                    .insert(report.batch, json.as_str())
+                    .map_err(|e| err(&e))?;
             }
         }
         txn.commit().map_err(|e| err(&e))

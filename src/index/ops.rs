@@ -86,14 +86,22 @@ impl Index {
             let mut shingles = txn.open_table(SHINGLES).map_err(|e| err(&e))?;
             let mut postings = txn.open_multimap_table(POSTINGS).map_err(|e| err(&e))?;
             for key in keys_to_remove {
-                let Some(id) = keys.remove(key.as_str()).map_err(|e| err(&e))?.map(|v| v.value()) else {
+                let Some(id) = keys
+                    .remove(key.as_str())
+                    .map_err(|e| err(&e))?
+                    .map(|v| v.value())
+                else {
                     missing.push(key.clone());
                     continue;
                 };
-                let doc = docs.remove(id).map_err(|e| err(&e))?.map(|v| v.value().to_vec());
+                let doc = docs
+                    .remove(id)
+                    .map_err(|e| err(&e))?
+                    .map(|v| v.value().to_vec());
                 shingles.remove(id).map_err(|e| err(&e))?;
                 if let Some(doc) = doc {
-                    let doc = StoredDoc::decode(&doc).map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
+                    let doc = StoredDoc::decode(&doc)
+                        .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
                     for k in doc.band_keys {
                         postings.remove(k, id).map_err(|e| err(&e))?;
                         for m in postings.get(k).map_err(|e| err(&e))? {
@@ -126,7 +134,8 @@ impl Index {
         let docs = txn.open_table(DOCS).map_err(|e| err(&e))?;
         let postings = txn.open_multimap_table(POSTINGS).map_err(|e| err(&e))?;
         let batches = txn.open_table(BATCHES).map_err(|e| err(&e))?;
-        let (mut buckets, mut shared_buckets, mut postings_n, mut largest) = (0u64, 0u64, 0u64, 0u64);
+        let (mut buckets, mut shared_buckets, mut postings_n, mut largest) =
+            (0u64, 0u64, 0u64, 0u64);
         let mut over_all_pairs = 0u64;
         for bucket in postings.iter().map_err(|e| err(&e))? {
             let (_, members) = bucket.map_err(|e| err(&e))?;
@@ -140,10 +149,13 @@ impl Index {
         let mut batch_list = Vec::new();
         for b in batches.iter().map_err(|e| err(&e))? {
             let (_, json) = b.map_err(|e| err(&e))?;
-            batch_list.push(serde_json::from_str::<serde_json::Value>(json.value()).unwrap_or_default());
+            batch_list
+                .push(serde_json::from_str::<serde_json::Value>(json.value()).unwrap_or_default());
         }
         let interrupted = batch_list.iter().filter(|b| b["complete"] != true).count();
-        let file_bytes = std::fs::metadata(&self.store.path).map(|m| m.len()).unwrap_or(0);
+        let file_bytes = std::fs::metadata(&self.store.path)
+            .map(|m| m.len())
+            .unwrap_or(0);
         Ok(serde_json::json!({
             "index": self.store.path,
             "file_bytes": file_bytes,

@@ -15,9 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use redb::{
-    Database, MultimapTableDefinition, ReadableDatabase, TableDefinition,
-};
+use redb::{Database, MultimapTableDefinition, ReadableDatabase, TableDefinition};
 
 use crate::choose_main::DocMeta;
 use crate::dedup::{DedupConfig, DocEntry, DocSignature};
@@ -137,7 +135,9 @@ impl Store {
         let json = table
             .get("config")
             .map_err(|e| self.err(e))?
-            .ok_or_else(|| self.err("damaged: the options the index was created with are missing"))?;
+            .ok_or_else(|| {
+                self.err("damaged: the options the index was created with are missing")
+            })?;
         serde_json::from_str(json.value())
             .map(Some)
             .map_err(|e| self.err(format!("damaged: stored options do not parse: {e}")))
@@ -239,7 +239,10 @@ pub fn encode_shingles(set: &[u64]) -> Vec<u8> {
 
 pub fn decode_shingles(bytes: &[u8]) -> std::result::Result<Vec<u64>, String> {
     if !bytes.len().is_multiple_of(8) {
-        return Err(format!("shingle set of {} bytes (not a multiple of 8)", bytes.len()));
+        return Err(format!(
+            "shingle set of {} bytes (not a multiple of 8)",
+            bytes.len()
+        ));
     }
     Ok(bytes
         .chunks_exact(8)
