@@ -40,6 +40,10 @@ pub enum Error {
     /// `--max-errors N`: the Nth failed record stopped the run.
     #[error("stopped after {limit} failed records (--max-errors {limit}); outputs not written, see errors.jsonl")]
     TooManyErrors { limit: usize },
+    /// A persistent dedup index (`thresher index`) that cannot be used as it is: damaged,
+    /// in use, or created with other options.
+    #[error("index {path}: {message}")]
+    Index { path: PathBuf, message: String },
     /// Writing an output failed.
     #[error("writing {path}: {source}")]
     Output {

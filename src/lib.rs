@@ -26,6 +26,7 @@ pub mod dedup;
 pub mod error;
 pub mod extract;
 pub mod group;
+pub mod index;
 pub mod normalize;
 pub mod page;
 pub mod pipeline;

@@ -21,6 +21,7 @@ use crate::source::{self, Manifest};
 mod error_args;
 mod fetch;
 mod help_defaults;
+mod index;
 mod report_cmd;
 mod rules_cmd;
 
@@ -135,6 +136,11 @@ enum Command {
     Rules {
         #[command(subcommand)]
         command: rules_cmd::RulesCommand,
+    },
+    /// Persistent dedup index for daily batches: add, query, remove, stats, check, export.
+    Index {
+        #[command(subcommand)]
+        command: index::IndexCommand,
     },
     /// Evaluate outputs against labelled data.
     Eval {
@@ -437,6 +443,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
     match cli.command {
         Command::Rules { command } => rules_cmd::run(command, &config),
+        Command::Index { command } => index::run(command, &config, cli.config.is_some()),
         Command::Extract {
             input,
             rules,

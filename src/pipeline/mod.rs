@@ -49,7 +49,9 @@ pub use extract::{decode_and_parse, extract_all, extract_page};
 pub use learn::{build_cascade, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;
-pub use sign::{collection_stats, read_and_sign, read_and_sign_within, reread_shingle_sets};
+pub use sign::{
+    collection_stats, for_each_signed, read_and_sign, read_and_sign_within, reread_shingle_sets,
+};
 pub use stream::stream_pages;
 pub use summary::Summary;
 

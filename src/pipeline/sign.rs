@@ -262,6 +262,51 @@ pub fn reread_shingle_sets(
     Ok(sets)
 }
 
+/// Signed documents as a stream: `on_chunk` gets each block's signed documents (in file
+/// order) and how many of its lines were skipped (`extract`'s error records), so a caller
+/// can store documents without holding them all (`thresher index add`). Stricter than
+/// [`read_and_sign`]: a bad line is an error naming file and line that stops the stream
+/// (the index is added to batch by batch; a batch is fixed and added again).
+pub fn for_each_signed(
+    files: &[PathBuf],
+    signer: &Signer,
+    mut on_chunk: impl FnMut(Vec<DocEntry>, usize) -> Result<()>,
+) -> Result<()> {
+    for file in files {
+        super::jsonl_blocks::for_each_block(file, |block| {
+            let lines: Vec<(usize, &[u8])> = block
+                .lines()
+                .into_iter()
+                .filter(|(_, line)| !line.trim_ascii().is_empty())
+                .collect();
+            let parsed: Vec<Result<Option<DocEntry>>> = lines
+                .par_iter()
+                .map(|&(n, line)| match parse_line(line) {
+                    Ok(d) => Ok(d.map(|(meta, text)| DocEntry {
+                        meta,
+                        signature: signer.sign(&text),
+                    })),
+                    Err((_, message)) => Err(Error::BadLine {
+                        path: file.clone(),
+                        line: n,
+                        message,
+                    }),
+                })
+                .collect();
+            let mut docs = Vec::with_capacity(parsed.len());
+            let mut skipped = 0;
+            for p in parsed {
+                match p? {
+                    Some(d) => docs.push(d),
+                    None => skipped += 1,
+                }
+            }
+            on_chunk(docs, skipped)
+        })?;
+    }
+    Ok(())
+}
+
 /// Keys seen so far, to find a record whose key another record already has. The choice
 /// is the first record's: it came first in the inputs (an earlier file, an earlier
 /// line), which is the order a user controls. Keys are held as 64-bit hashes with the

@@ -8,8 +8,8 @@
 pub mod charset;
 pub mod fetch;
 pub mod manifest;
-pub mod sniff;
 pub mod revisit;
+pub mod sniff;
 pub mod warc;
 pub mod warc_records;
 

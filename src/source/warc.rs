@@ -101,9 +101,7 @@ impl Iterator for WarcPages {
                 // A revisit whose earlier response cannot be read is a lost page: an error.
                 Err(reason) if reason.starts_with(super::revisit::UNRESOLVED) => {
                     let mut e = self.error(reason);
-                    e.url = record
-                        .header(WarcHeader::TargetURI)
-                        .unwrap_or_default();
+                    e.url = record.header(WarcHeader::TargetURI).unwrap_or_default();
                     return Some(PageJob::Failed(e));
                 }
                 Err(reason) => {

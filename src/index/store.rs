@@ -1,0 +1,301 @@
+//! The on-disk store of a dedup index: one redb file (`DIR/index.redb`, ACID, crash-safe:
+//! a killed process leaves the last committed transaction) and its tables, and how a
+//! document is encoded in it.
+//!
+//! Tables:
+//! - `settings`: `format` (this file's layout), `config` (the [`DedupConfig`] the index was
+//!   created with, JSON), `next_id`;
+//! - `keys`: document key → id; `docs`: id → [`StoredDoc`] without shingles (key, main-order
+//!   fields, band keys); `shingles`: id → the sorted, deduplicated shingle set (what
+//!   verification needs, kept apart so that walking band keys reads small values);
+//! - `postings` (multimap): band key → ids of the documents that have it (LSH buckets);
+//! - `batches`: batch number → JSON of what one `index add` did (`complete` false while it
+//!   runs, so a killed add stays visible in `index stats`).
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use redb::{Database, MultimapTableDefinition, ReadableDatabase, TableDefinition};
+
+use crate::choose_main::DocMeta;
+use crate::dedup::{DedupConfig, DocEntry, DocSignature};
+use crate::error::{Error, Result};
+
+pub const SETTINGS: TableDefinition<&str, &str> = TableDefinition::new("settings");
+pub const KEYS: TableDefinition<&str, u64> = TableDefinition::new("keys");
+pub const DOCS: TableDefinition<u64, &[u8]> = TableDefinition::new("docs");
+pub const SHINGLES: TableDefinition<u64, &[u8]> = TableDefinition::new("shingles");
+pub const POSTINGS: MultimapTableDefinition<u64, u64> = MultimapTableDefinition::new("postings");
+pub const BATCHES: TableDefinition<u64, &str> = TableDefinition::new("batches");
+
+/// Layout version of the tables; an index of another version is refused.
+pub const FORMAT: &str = "1";
+
+/// redb's page cache. redb's default (1 GiB) alone would exceed the memory budget of an
+/// add of a million documents (≤ 1 GB peak); 256 MiB keeps the postings' upper B-tree
+/// levels and the current batch's pages hot. Hand-set, not swept.
+const CACHE_BYTES: usize = 256 << 20;
+
+/// The file of the index in `dir`.
+pub fn db_path(dir: &Path) -> PathBuf {
+    dir.join("index.redb")
+}
+
+/// An error of the store at `path`.
+pub fn store_err(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Index {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// How [`catch_store_panics`] begins its message.
+pub const PANIC_PREFIX: &str = "the store's pages are damaged";
+
+/// Run `f`, turning a panic into an error of the store at `path`: redb panics on some
+/// damaged pages (an `unreachable!` in its B-tree code) instead of returning an error.
+/// The panic hook is silenced meanwhile, so no backtrace is printed.
+pub fn catch_store_panics<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    outcome.unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(store_err(
+            path,
+            format!("{PANIC_PREFIX} (reading them failed: {what}); run `thresher index check`"),
+        ))
+    })
+}
+
+/// The open store.
+pub struct Store {
+    pub db: Database,
+    pub path: PathBuf,
+}
+
+impl Store {
+    /// Open the index in `dir`; `create` makes the directory and an empty store when there
+    /// is none (otherwise a missing index is an error).
+    pub fn open(dir: &Path, create: bool) -> Result<Store> {
+        let path = db_path(dir);
+        if !path.exists() {
+            if !create {
+                return Err(store_err(
+                    &path,
+                    "no index here (create one with `thresher index add --index DIR ...`)",
+                ));
+            }
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let mut builder = Database::builder();
+        builder.set_cache_size(CACHE_BYTES);
+        let db = if create {
+            builder.create(&path)
+        } else {
+            builder.open(&path)
+        }
+        .map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => store_err(
+                &path,
+                "in use by another process (an `index add` or `remove` still running?)",
+            ),
+            e => store_err(&path, format!("cannot be opened: {e}")),
+        })?;
+        Ok(Store { db, path })
+    }
+
+    pub fn err(&self, e: impl std::fmt::Display) -> Error {
+        store_err(&self.path, e)
+    }
+
+    /// The options the index was created with (`None` for a store never written to).
+    pub fn config(&self) -> Result<Option<DedupConfig>> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        let table = match txn.open_table(SETTINGS) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
+            Err(e) => return Err(self.err(e)),
+        };
+        let format = table.get("format").map_err(|e| self.err(e))?;
+        match format.as_ref().map(|v| v.value()) {
+            Some(FORMAT) => {}
+            Some(other) => {
+                return Err(self.err(format!(
+                    "index format {other}, this thresher reads format {FORMAT}"
+                )))
+            }
+            None => return Ok(None),
+        }
+        let json = table
+            .get("config")
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| {
+                self.err("damaged: the options the index was created with are missing")
+            })?;
+        serde_json::from_str(json.value())
+            .map(Some)
+            .map_err(|e| self.err(format!("damaged: stored options do not parse: {e}")))
+    }
+}
+
+/// A stored document: what choosing a main needs, and its band keys (sorted, unique).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredDoc {
+    pub meta: DocMeta,
+    pub band_keys: Vec<u64>,
+}
+
+impl StoredDoc {
+    /// From a signed document; band keys sorted and deduplicated (LSH candidates do not
+    /// depend on their order or repeats: `lsh::candidates` deduplicates them too).
+    pub fn from_entry(entry: &DocEntry) -> Option<(StoredDoc, Vec<u64>)> {
+        let sig = entry.signature.as_ref()?;
+        let mut band_keys = sig.band_keys.clone();
+        band_keys.sort_unstable();
+        band_keys.dedup();
+        let mut shingles = sig.shingles.clone();
+        shingles.sort_unstable();
+        shingles.dedup();
+        Some((
+            StoredDoc {
+                meta: entry.meta.clone(),
+                band_keys,
+            },
+            shingles,
+        ))
+    }
+
+    /// Encoding (hand-written: a fixed little-endian layout keeps floats and times exact,
+    /// which the main order compares, and needs no serialization crate):
+    /// `flags u8 (1: has fetched_at) | secs i64 | nanos u32 | popularity f64 |
+    /// boilerplate f64 | n u32 | n band keys u64 | key (UTF-8, the rest)`.
+    pub fn encode(&self) -> Vec<u8> {
+        let m = &self.meta;
+        let mut out = Vec::with_capacity(37 + 8 * self.band_keys.len() + m.key.len());
+        out.push(m.fetched_at.is_some() as u8);
+        let (secs, nanos) = m
+            .fetched_at
+            .map_or((0, 0), |t| (t.timestamp(), t.timestamp_subsec_nanos()));
+        out.extend_from_slice(&secs.to_le_bytes());
+        out.extend_from_slice(&nanos.to_le_bytes());
+        out.extend_from_slice(&m.popularity.to_bits().to_le_bytes());
+        out.extend_from_slice(&m.boilerplate_ratio.to_bits().to_le_bytes());
+        out.extend_from_slice(&(self.band_keys.len() as u32).to_le_bytes());
+        for k in &self.band_keys {
+            out.extend_from_slice(&k.to_le_bytes());
+        }
+        out.extend_from_slice(m.key.as_bytes());
+        out
+    }
+
+    pub fn decode(bytes: &[u8]) -> std::result::Result<StoredDoc, String> {
+        let take = |at: usize, n: usize| {
+            bytes
+                .get(at..at + n)
+                .ok_or_else(|| format!("document record of {} bytes is truncated", bytes.len()))
+        };
+        let u64_at = |at: usize| take(at, 8).map(|b| u64::from_le_bytes(b.try_into().unwrap()));
+        let flags = take(0, 1)?[0];
+        let secs = u64_at(1)? as i64;
+        let nanos = u32::from_le_bytes(take(9, 4)?.try_into().unwrap());
+        let popularity = f64::from_bits(u64_at(13)?);
+        let boilerplate_ratio = f64::from_bits(u64_at(21)?);
+        let n = u32::from_le_bytes(take(29, 4)?.try_into().unwrap()) as usize;
+        let band_keys = (0..n)
+            .map(|i| u64_at(33 + 8 * i))
+            .collect::<std::result::Result<Vec<u64>, String>>()?;
+        let key = std::str::from_utf8(&bytes[(33 + 8 * n).min(bytes.len())..])
+            .map_err(|_| "document key is not UTF-8".to_string())?
+            .to_string();
+        let fetched_at = match flags {
+            0 => None,
+            1 => Some(
+                DateTime::<Utc>::from_timestamp(secs, nanos)
+                    .ok_or_else(|| format!("fetched_at {secs}.{nanos} out of range"))?,
+            ),
+            f => return Err(format!("unknown flags {f}")),
+        };
+        Ok(StoredDoc {
+            meta: DocMeta {
+                key,
+                fetched_at,
+                popularity,
+                boilerplate_ratio,
+                // Not stored yet (session 5 merge): the index orders mains by fetch time,
+                // popularity and boilerplate, and joins no canonical URLs.
+                published: None,
+                canonical: None,
+                url_key: None,
+            },
+            band_keys,
+        })
+    }
+}
+
+pub fn encode_shingles(set: &[u64]) -> Vec<u8> {
+    set.iter().flat_map(|s| s.to_le_bytes()).collect()
+}
+
+pub fn decode_shingles(bytes: &[u8]) -> std::result::Result<Vec<u64>, String> {
+    if !bytes.len().is_multiple_of(8) {
+        return Err(format!(
+            "shingle set of {} bytes (not a multiple of 8)",
+            bytes.len()
+        ));
+    }
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+        .collect())
+}
+
+/// A stored document as [`crate::dedup::find_clusters`] takes it.
+pub fn doc_entry(doc: StoredDoc, shingles: Vec<u64>) -> DocEntry {
+    DocEntry {
+        meta: doc.meta,
+        signature: Some(DocSignature {
+            shingles,
+            band_keys: doc.band_keys,
+            three_five: None,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_encoding_round_trips_exactly() {
+        let doc = StoredDoc {
+            meta: DocMeta {
+                key: "https://example.com/ü".into(),
+                fetched_at: Some("2025-03-01T10:20:30.123456789Z".parse().unwrap()),
+                popularity: 0.1 + 0.2,
+                boilerplate_ratio: 1.0 / 3.0,
+                published: None,
+                canonical: None,
+                url_key: None,
+            },
+            band_keys: vec![1, u64::MAX, 42],
+        };
+        assert_eq!(StoredDoc::decode(&doc.encode()).unwrap(), doc);
+        let none = StoredDoc {
+            meta: DocMeta {
+                fetched_at: None,
+                ..doc.meta.clone()
+            },
+            band_keys: vec![],
+        };
+        assert_eq!(StoredDoc::decode(&none.encode()).unwrap(), none);
+        assert!(StoredDoc::decode(&doc.encode()[..20]).is_err());
+        assert_eq!(decode_shingles(&encode_shingles(&[3, 9])).unwrap(), [3, 9]);
+        assert!(decode_shingles(&[1, 2, 3]).is_err());
+    }
+}
