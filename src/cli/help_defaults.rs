@@ -15,6 +15,10 @@ use super::Cli;
 #[cfg(test)]
 const NO_DEFAULT: &[&str] = &[
     "paths",
+    "ca_cert",
+    "previous",
+    "html",
+    "index",
     "files",
     "manifest",
     "config",

@@ -222,8 +222,9 @@ struct DedupArgs {
     /// sketches: maximal frequent itemsets, FPmax).
     #[arg(long)]
     mode: Option<ClusterMode>,
-    /// Mode itemsets: sketch elements all documents of a cluster must share (default
-    /// from the threshold: two standard deviations below the mean at the threshold).
+    /// Mode itemsets: sketch elements all documents of a cluster must share
+    /// [default: from --threshold and --num-perm, two standard deviations below the mean
+    /// at the threshold: 106 of 128 at 0.8].
     #[arg(long)]
     itemset_support: Option<usize>,
     /// Main-document criteria in order, e.g. `published,fetched_at,popularity,boilerplate`
