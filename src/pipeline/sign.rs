@@ -254,7 +254,7 @@ pub fn reread_shingle_sets(
     }
     if sets.len() != needed.len() || next_doc != docs.len() {
         return Err(Error::Config(format!(
-            "{} documents to verify, {} found when reading the input again: did a file change during the run?",
+            "{} documents to verify, {} found when reading the input again: the input changed during the run",
             needed.len(),
             sets.len()
         )));
