@@ -27,6 +27,7 @@ pub mod extract;
 pub mod group;
 pub mod normalize;
 pub mod page;
+pub mod parquet_io;
 pub mod pipeline;
 pub mod source;
 

@@ -19,6 +19,7 @@ use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
 
 mod fetch;
+mod parquet_cmd;
 mod rules_cmd;
 
 #[derive(Debug, Parser)]
@@ -52,10 +53,13 @@ enum Command {
         /// Output file (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Records as `jsonl` or `parquet` (needs -o).
+        #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
+        format: parquet_cmd::Format,
     },
     /// Find near-duplicate clusters among JSONL documents (`text` plus `id`/`path`/`url`).
     Dedup {
-        /// JSONL files (`.jsonl` or `.jsonl.gz`).
+        /// JSONL files (`.jsonl` or `.jsonl.gz`) or Parquet records (`.parquet`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
@@ -66,6 +70,26 @@ enum Command {
         /// Print the LSH parameters and the candidate-probability curve, then the run's counters.
         #[arg(long)]
         explain: bool,
+        /// Clusters as `jsonl` or `parquet` (needs -o).
+        #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
+        format: parquet_cmd::Format,
+    },
+    /// Sign documents for the Spark job (spark/): one Parquet row per document with its
+    /// key, main-order fields, band hashes, MinHash signature and shingle set.
+    Sign {
+        /// JSONL files (`.jsonl`, `.jsonl.gz`) or Parquet records (`.parquet`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        dedup: DedupArgs,
+        /// Output Parquet file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Clusters computed elsewhere (the Spark job).
+    Clusters {
+        #[command(subcommand)]
+        command: parquet_cmd::ClustersCommand,
     },
     /// The whole pipeline: extract, dedup, choose main documents.
     Run {
@@ -88,6 +112,9 @@ enum Command {
         fetch: bool,
         #[command(flatten)]
         fetch_args: fetch::FetchArgs,
+        /// pages and clusters as `jsonl` or `parquet` (pages.parquet, clusters.parquet).
+        #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
+        format: parquet_cmd::Format,
     },
     /// Fetch URLs politely into a WARC file plus a manifest (resumable).
     Fetch {
@@ -365,8 +392,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Extract {
             input,
             rules,
-            output,
+            output: final_output,
+            format,
         } => {
+            let output = parquet_cmd::jsonl_target(format, final_output.as_deref())?;
             let inputs = load_inputs(&input, &mut config)?;
             let front = rules_cmd::front(&rules)?;
             let (cascade, learn) =
@@ -378,6 +407,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 inputs, &config, &cascade, learn, &mut *out, &out_name, &bar,
             )?;
             bar.finish_and_clear();
+            drop(out);
+            parquet_cmd::finish(format, output.as_deref(), final_output.as_deref(), None)?;
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(summary.failed))
         }
@@ -398,6 +429,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             duplicates,
             fetch,
             fetch_args,
+            format,
         } => {
             dedup.apply(&mut config)?;
             let mut fetch_failed = 0;
@@ -429,6 +461,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let summary =
                 pipeline::run_pipeline(inputs, &config, &cascade, learn, &out, policy, &bar)?;
             bar.finish_and_clear();
+            parquet_cmd::finish_run_dir(format, &out)?;
             eprintln!(
                 "{} pages ({} failed) in {:.2} s, {} clusters, {} duplicates → {}",
                 summary.pages,
@@ -443,9 +476,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Dedup {
             files,
             dedup: args,
-            output,
+            output: final_output,
             explain,
+            format,
         } => {
+            let output = parquet_cmd::jsonl_target(format, final_output.as_deref())?;
             args.apply(&mut config)?;
             let banding = config.dedup.banding();
             if explain && config.dedup.method != Method::Minhash {
@@ -490,6 +525,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             pipeline::write_clusters(&clusters, &docs, &mut *out, &out_name)?;
+            drop(out);
+            parquet_cmd::finish(
+                format,
+                output.as_deref(),
+                final_output.as_deref(),
+                Some(crate::parquet_io::records::clusters_rewrite),
+            )?;
             if skipped > 0 {
                 eprintln!("warning: {skipped} lines had no text key (id, path or url) or were error records; skipped");
             }
@@ -511,6 +553,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Sign {
+            files,
+            dedup: args,
+            output,
+        } => {
+            args.apply(&mut config)?;
+            parquet_cmd::sign(&files, &config, &output)
+        }
+        Command::Clusters { command } => parquet_cmd::clusters(command),
         Command::Eval {
             what:
                 EvalCommand::Dedup {
