@@ -36,6 +36,13 @@ to this main), main_degree, strict. `thresher clusters import` writes clusters.j
 import argparse
 import json
 import sys
+import time
+
+START = time.monotonic()
+
+
+def log(message):
+    print(f"thresher_dedup: {time.monotonic() - START:7.1f} s  {message}", file=sys.stderr)
 
 from pyspark.sql import SparkSession, functions as F, types as T
 
@@ -118,14 +125,14 @@ class Checkpointer:
 
 def candidate_edges(docs, threshold, measure, max_rounds, checkpoint):
     """Verified pairs (a, b, s), a ranked before b, as dedup finds them."""
-    entries = docs.select("doc", "rk", F.explode("bands").alias("band")).distinct()
+    entries = docs.select("doc", F.explode("bands").alias("band")).distinct()
     sizes = entries.groupBy("band").agg(F.count("*").alias("n")).where("n >= 2")
     entries = checkpoint(entries.join(sizes, "band"))
     shingles = docs.select("doc", "shingles")
 
     small = entries.where(F.col("n") <= MAX_BUCKET_ALL_PAIRS)
     pairs = (small.alias("x").join(small.alias("y"), "band")
-             .where(F.col("x.rk") < F.col("y.rk"))
+             .where(F.col("x.doc") < F.col("y.doc"))
              .select(F.col("x.doc").alias("a"), F.col("y.doc").alias("b")).distinct())
     verified = (pairs
                 .join(shingles.withColumnRenamed("doc", "a").withColumnRenamed("shingles", "sa"), "a")
@@ -134,34 +141,36 @@ def candidate_edges(docs, threshold, measure, max_rounds, checkpoint):
                 .where(F.col("s") >= F.lit(threshold)))
     found = [checkpoint(verified)]
 
-    rest = checkpoint(entries.where(F.col("n") > MAX_BUCKET_ALL_PAIRS)
-                      .select("band", "doc", "rk").join(shingles, "doc"))
+    # Large buckets: rounds of leaders. A pair (leader, member) met in several buckets
+    # (copies share most of their bands) is verified once per round, as dedup remembers it.
+    rest = checkpoint(entries.where(F.col("n") > MAX_BUCKET_ALL_PAIRS).select("band", "doc"))
     rounds = 0
     while True:
-        leaders = (rest.groupBy("band").agg(F.min("rk").alias("lrk"), F.count("*").alias("m"))
-                   .where("m >= 2").select("band", "lrk"))
-        lead = (rest.join(leaders, "band").where(F.col("rk") == F.col("lrk"))
-                .select("band", F.col("doc").alias("leader"), F.col("shingles").alias("ls")))
-        members = rest.join(lead, "band").where(F.col("doc") != F.col("leader"))
-        if rounds == max_rounds > 0:
-            left = members.count()
-            if left:
-                print(f"thresher_dedup: --max-leader-rounds {max_rounds} reached; "
-                      f"{left} bucket members left unverified", file=sys.stderr)
+        leaders = (rest.groupBy("band").agg(F.min("doc").alias("leader"), F.count("*").alias("m"))
+                   .where("m >= 2").select("band", "leader"))
+        members = checkpoint(rest.join(leaders, "band").where(F.col("doc") != F.col("leader")))
+        if members.isEmpty():
             break
-        checked = checkpoint(members.withColumn("s", similarity(F.col("ls"), F.col("shingles"), measure)))
-        if checked.isEmpty():
+        if rounds == max_rounds > 0:
+            log(f"--max-leader-rounds {max_rounds} reached; "
+                f"{members.count()} bucket members left unverified")
             break
         rounds += 1
-        found.append(checkpoint(checked.where(F.col("s") >= F.lit(threshold))
-                                .select(F.col("leader").alias("a"), F.col("doc").alias("b"), "s")))
-        rest = checkpoint(checked.where(F.col("s") < F.lit(threshold))
-                          .select("band", "doc", "rk", "shingles"))
+        pairs = members.select("leader", "doc").distinct()
+        checked = checkpoint(
+            pairs.join(shingles.withColumnRenamed("doc", "leader").withColumnRenamed("shingles", "ls"), "leader")
+            .join(shingles, "doc")
+            .select("leader", "doc", similarity(F.col("ls"), F.col("shingles"), measure).alias("s")))
+        found.append(checked.where(F.col("s") >= F.lit(threshold))
+                     .select(F.col("leader").alias("a"), F.col("doc").alias("b"), "s"))
+        rest = checkpoint(members.join(checked.where(F.col("s") < F.lit(threshold)), ["leader", "doc"])
+                          .select("band", "doc"))
     edges = found[0]
     for f in found[1:]:
         edges = edges.unionByName(f)
-    print(f"thresher_dedup: {rounds} leader rounds over large buckets", file=sys.stderr)
-    return checkpoint(edges.dropDuplicates(["a", "b"]))
+    edges = checkpoint(edges.dropDuplicates(["a", "b"]))
+    log(f"{edges.count()} similar pairs ({rounds} leader rounds over large buckets)")
+    return edges
 
 
 def canonical(df, x, y):
@@ -198,7 +207,7 @@ def components(edges, checkpoint):
         if nxt.exceptAll(e).isEmpty() and e.exceptAll(nxt).isEmpty():
             break
         e = nxt
-    print(f"thresher_dedup: connected components in {rounds} large/small-star rounds", file=sys.stderr)
+    log(f"connected components in {rounds} large/small-star rounds")
     # At the fixed point every component is a star around its smallest member.
     return checkpoint(e.select(F.col("u").alias("doc"), F.col("v").alias("comp"))
                       .union(e.select(F.col("v").alias("doc"), F.col("v").alias("comp"))).distinct())
@@ -217,7 +226,7 @@ def stars(nodes, edges):
     """dedup's strict clusters of one component (src/dedup/cluster.rs `stars` with the
     ranking of src/dedup/mod.rs): main order, then more near-duplicates, then the key and
     the input position."""
-    rank = {n["doc"]: (list(n["order"]), -n["degree"], n["key"], n["doc"]) for n in nodes}
+    rank = {n["doc"]: (list(n["order"]), -n["degree"], n["doc"]) for n in nodes}
     degree = {n["doc"]: n["degree"] for n in nodes}
     by_rank = sorted(rank, key=rank.__getitem__)
     adj = {d: [] for d in by_rank}
@@ -260,15 +269,20 @@ def main(argv):
     if sigs.groupBy("doc").count().where("count > 1").limit(1).count():
         sys.exit(f"{args.signatures}: document numbers repeat (several `thresher sign` runs?)")
     # Rank: the main order, then the key, then the input position (dedup's `order`).
-    docs = checkpoint(sigs.where("signed").select(
-        "doc", "key", "order", "bands", "shingles",
-        F.struct("order", "key", "doc").alias("rk")))
+    log("started")
+    # Documents are numbered by dedup's rank (the main order, then the key, then the input
+    # position): after a global sort, monotonically_increasing_id grows with the order.
+    # From here on `doc` is that rank; `docno` is the signatures file's number.
+    docs = checkpoint(sigs.where("signed").orderBy("order", "key", "doc").select(
+        F.monotonically_increasing_id().alias("doc"), F.col("doc").alias("docno"),
+        "order", "bands", "shingles"))
 
+    log(f"{docs.count()} signed documents")
     edges = candidate_edges(docs, threshold, measure, args.max_leader_rounds, checkpoint)
     comp = components(edges, checkpoint)
     if mode == "components":
-        mains = (comp.join(docs.select("doc", "rk"), "doc").groupBy("comp")
-                 .agg(F.min("rk").alias("mrk")).select("comp", F.col("mrk.doc").alias("main")))
+        # The component's label is its smallest rank: its best member, the main.
+        mains = comp.select("comp", F.col("comp").alias("main")).distinct()
         sh = docs.select("doc", "shingles")
         out = (comp.join(mains, "comp")
                .join(sh.withColumnRenamed("doc", "main").withColumnRenamed("shingles", "ms"), "main")
@@ -282,15 +296,21 @@ def main(argv):
     else:
         deg = (edges.select(F.col("a").alias("doc")).union(edges.select(F.col("b").alias("doc")))
                .groupBy("doc").agg(F.count("*").alias("degree")))
-        nodes = (comp.join(deg, "doc").join(docs.select("doc", "key", "order"), "doc")
-                 .groupBy("comp").agg(F.collect_list(F.struct("doc", "order", "key", "degree")).alias("nodes")))
+        nodes = (comp.join(deg, "doc").join(docs.select("doc", "order"), "doc")
+                 .groupBy("comp").agg(F.collect_list(F.struct("doc", "order", "degree")).alias("nodes")))
         comp_edges = (edges.join(comp.withColumnRenamed("doc", "a"), "a")
                       .groupBy("comp").agg(F.collect_list(F.struct("a", "b", "s")).alias("edges")))
         star_udf = F.udf(stars, T.ArrayType(STAR_ROW))
         out = (nodes.join(comp_edges, "comp")
                .select(F.explode(star_udf("nodes", "edges")).alias("r"))
                .select("r.*", F.lit(True).alias("strict")))
+    number = docs.select("doc", "docno")
+    out = (out.join(number.withColumnRenamed("doc", "main"), "main")
+           .select(F.col("docno").alias("main"), "member", "similarity", "first", "main_degree", "strict")
+           .join(number.withColumnRenamed("doc", "member"), "member")
+           .select("main", F.col("docno").alias("member"), "similarity", "first", "main_degree", "strict"))
     out.write.mode("overwrite").parquet(args.out)
+    log(f"{mode} clusters written to {args.out}")
     spark.stop()
 
 
