@@ -224,8 +224,8 @@ STAR_ROW = T.StructType([
 
 def stars(nodes, edges):
     """dedup's strict clusters of one component (src/dedup/cluster.rs `stars` with the
-    ranking of src/dedup/mod.rs): main order, then more near-duplicates, then the key and
-    the input position."""
+    ranking of src/dedup/mod.rs): main-order criteria, then more near-duplicates, then the
+    rank (`doc`: the key, then the input position)."""
     rank = {n["doc"]: (list(n["order"]), -n["degree"], n["doc"]) for n in nodes}
     degree = {n["doc"]: n["degree"] for n in nodes}
     by_rank = sorted(rank, key=rank.__getitem__)
