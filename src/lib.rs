@@ -29,6 +29,7 @@ pub mod group;
 pub mod index;
 pub mod normalize;
 pub mod page;
+pub mod parquet_io;
 pub mod pipeline;
 pub mod report;
 pub mod source;

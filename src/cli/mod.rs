@@ -22,6 +22,7 @@ mod error_args;
 mod fetch;
 mod help_defaults;
 mod index;
+mod parquet_cmd;
 mod report_cmd;
 mod rules_cmd;
 
@@ -58,10 +59,13 @@ enum Command {
         output: Option<PathBuf>,
         #[command(flatten)]
         error_args: error_args::ErrorArgs,
+        /// Records as `jsonl` or `parquet` (needs -o).
+        #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
+        format: parquet_cmd::Format,
     },
     /// Find near-duplicate clusters among JSONL documents (`text` plus `id`/`path`/`url`).
     Dedup {
-        /// JSONL files (`.jsonl` or `.jsonl.gz`).
+        /// JSONL files (`.jsonl` or `.jsonl.gz`) or Parquet records (`.parquet`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
@@ -78,6 +82,26 @@ enum Command {
         shingle_memory: usize,
         #[command(flatten)]
         error_args: error_args::ErrorArgs,
+        /// Clusters as `jsonl` or `parquet` (needs -o).
+        #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
+        format: parquet_cmd::Format,
+    },
+    /// Sign documents for the Spark job (spark/): one Parquet row per document with its
+    /// key, main-order fields, band hashes, MinHash signature and shingle set.
+    Sign {
+        /// JSONL files (`.jsonl`, `.jsonl.gz`) or Parquet records (`.parquet`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        dedup: DedupArgs,
+        /// Output Parquet file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Clusters computed elsewhere (the Spark job).
+    Clusters {
+        #[command(subcommand)]
+        command: parquet_cmd::ClustersCommand,
     },
     /// The whole pipeline: extract, dedup, choose main documents.
     Run {
@@ -107,6 +131,9 @@ enum Command {
         /// with tracing on).
         #[arg(long)]
         report: bool,
+        /// pages and clusters as `jsonl` or `parquet` (pages.parquet, clusters.parquet).
+        #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
+        format: parquet_cmd::Format,
     },
     /// Write OUT_DIR/report/index.html for an earlier `run`. Give the run's inputs (and
     /// its --rules, --cross-page…) to see removed blocks and their reasons; without them
@@ -448,9 +475,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Extract {
             input,
             rules,
-            output,
+            output: final_output,
             error_args,
+            format,
         } => {
+            let output = parquet_cmd::jsonl_target(format, final_output.as_deref())?;
             let inputs = load_inputs(&input, &mut config)?;
             let front = rules_cmd::front(&rules)?;
             let (cascade, learn) =
@@ -458,13 +487,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
-            let mut log = error_args.beside(output.as_deref())?;
+            let mut log = error_args.beside(final_output.as_deref())?;
             let summary = pipeline::run_extract(
                 inputs, &config, &cascade, learn, &mut out, &out_name, &bar, &mut log,
             );
             let summary = error_args::finish(log, summary)?;
             out.commit()?;
             bar.finish_and_clear();
+            parquet_cmd::finish(format, output.as_deref(), final_output.as_deref(), None)?;
             tracing::info!("{}", serde_json::to_string(&summary).unwrap_or_default());
             Ok(exit_for(
                 summary.failed + error_args::no_pages(summary.pages),
@@ -489,6 +519,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             fetch_args,
             report,
             error_args,
+            format,
         } => {
             dedup.apply(&mut config)?;
             let mut fetch_failed = 0;
@@ -543,6 +574,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 };
                 report_cmd::write(&out, Some(tracer), &progress_bar(None))?;
             }
+            // After the report, which reads pages.jsonl and clusters.jsonl.
+            parquet_cmd::finish_run_dir(format, &out)?;
             Ok(exit_for(
                 summary.failed + fetch_failed + error_args::no_pages(summary.pages),
             ))
@@ -560,11 +593,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Dedup {
             files,
             dedup: args,
-            output,
+            output: final_output,
             explain,
             shingle_memory,
             error_args,
+            format,
         } => {
+            let output = parquet_cmd::jsonl_target(format, final_output.as_deref())?;
             args.apply(&mut config)?;
             let banding = config.dedup.banding();
             if explain && config.dedup.method != Method::Minhash {
@@ -610,7 +645,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None
             };
             let signer = Signer::with_stats(&config.dedup, stats);
-            let mut log = error_args.beside(output.as_deref())?;
+            let mut log = error_args.beside(final_output.as_deref())?;
             let run = pipeline::dedup_files(
                 &files,
                 &config.dedup,
@@ -628,6 +663,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             pipeline::write_clusters(&clusters, &docs, &mut out, &out_name)?;
             out.commit()?;
+            parquet_cmd::finish(
+                format,
+                output.as_deref(),
+                final_output.as_deref(),
+                Some(crate::parquet_io::records::clusters_rewrite),
+            )?;
             if skipped > 0 {
                 eprintln!("note: {skipped} error records of `extract` skipped");
             }
@@ -660,6 +701,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(exit_for(failed + error_args::no_pages(docs.len() + failed)))
         }
+        Command::Sign {
+            files,
+            dedup: args,
+            output,
+        } => {
+            args.apply(&mut config)?;
+            parquet_cmd::sign(&files, &config, &output)
+        }
+        Command::Clusters { command } => parquet_cmd::clusters(command),
         Command::Eval {
             what:
                 EvalCommand::Dedup {

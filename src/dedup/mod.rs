@@ -588,7 +588,7 @@ pub fn find_clusters_with_sets<E>(
 
 /// A cluster record: members sorted main first, then by key; the reason compares the
 /// main with the members that belong to it first.
-fn make_cluster(
+pub fn make_cluster(
     docs: &[DocEntry],
     main: usize,
     mut members: Vec<(usize, f64)>,

@@ -56,6 +56,12 @@ pub fn for_each_block(file: &Path, mut f: impl FnMut(Block) -> Result<()>) -> Re
 }
 
 fn open(file: &Path) -> Result<Box<dyn Read + Send>> {
+    // Parquet records (`--format parquet`) are read as JSON lines, parsed as JSONL is.
+    if crate::parquet_io::is_parquet(file) {
+        return Ok(Box::new(crate::parquet_io::records::ParquetLines::open(
+            file,
+        )?));
+    }
     let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
     Ok(if file.extension().is_some_and(|e| e == "gz") {
         Box::new(flate2::read::MultiGzDecoder::new(f))

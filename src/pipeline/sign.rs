@@ -45,6 +45,10 @@ struct DedupInput {
 }
 
 fn open_jsonl(file: &Path) -> Result<Box<dyn BufRead>> {
+    // Parquet records (`--format parquet`) are read as JSON lines, parsed as JSONL is.
+    if crate::parquet_io::is_parquet(file) {
+        return Ok(crate::parquet_io::records::ParquetLines::open(file)?.into_bufread());
+    }
     let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
     Ok(if is_gz(file) {
         Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(

@@ -1,0 +1,238 @@
+//! Records as Parquet: JSONL records (`extract`'s, `run`'s pages, `dedup`'s clusters)
+//! converted to a Parquet file whose columns are the records' fields, and Parquet files read
+//! back as JSON lines so that `dedup` and `sign` parse them with the same code as JSONL.
+//!
+//! The schema is inferred from all the records (arrow-json), so fields added to the
+//! records later become columns without a change here; a field absent from a record is
+//! null, a field that is sometimes an integer and sometimes a float is a float.
+
+use std::io::{BufRead, Read, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_json::reader::infer_json_schema_from_iterator;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ArrowWriter;
+
+use crate::error::{Error, Result};
+
+use super::{parquet_error, writer_properties};
+
+/// Records per row group and per conversion batch (bounded memory; hand-set, the file's
+/// contents do not depend on it).
+const ROWS_PER_BATCH: usize = 4096;
+
+/// A change applied to each record before it is written (e.g. clusters' `similarity`
+/// map, whose keys are document ids, becomes a list aligned with `members`).
+pub type Rewrite = fn(&mut serde_json::Value);
+
+/// For `clusters.jsonl` records: `similarity` as a list in the order of `members`
+/// (a map keyed by document ids would become one column per document).
+pub fn clusters_rewrite(rec: &mut serde_json::Value) {
+    let Some(obj) = rec.as_object_mut() else {
+        return;
+    };
+    let members: Vec<String> = obj
+        .get("members")
+        .and_then(|m| m.as_array())
+        .map(|m| {
+            m.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(serde_json::Value::Object(map)) = obj.get("similarity") {
+        let list: Vec<serde_json::Value> = members
+            .iter()
+            .map(|k| map.get(k).cloned().unwrap_or(serde_json::Value::Null))
+            .collect();
+        obj.insert("similarity".into(), serde_json::Value::Array(list));
+    }
+}
+
+fn read_lines(
+    src: &Path,
+    rewrite: Option<Rewrite>,
+) -> Result<impl Iterator<Item = Result<serde_json::Value>>> {
+    let file = std::fs::File::open(src).map_err(|e| Error::io(src, e))?;
+    let src = src.to_path_buf();
+    Ok(std::io::BufReader::new(file)
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.as_ref().map_or(true, |l| !l.trim().is_empty()))
+        .map(move |(n, line)| {
+            let line = line.map_err(|e| Error::io(&src, e))?;
+            let mut v: serde_json::Value =
+                serde_json::from_str(&line).map_err(|e| Error::BadLine {
+                    path: src.clone(),
+                    line: n + 1,
+                    message: e.to_string(),
+                })?;
+            if let Some(f) = rewrite {
+                f(&mut v);
+            }
+            Ok(v)
+        }))
+}
+
+/// Convert the JSONL file `src` to Parquet written to `out` (`name` names it in errors).
+/// Two passes over `src`: the schema, then the rows. Returns the number of records.
+pub fn jsonl_to_parquet<W: Write + Send>(
+    src: &Path,
+    out: W,
+    name: &Path,
+    rewrite: Option<Rewrite>,
+) -> Result<usize> {
+    let mut first_error = None;
+    let schema = infer_json_schema_from_iterator(
+        read_lines(src, rewrite)?.map_while(|r| r.map_err(|e| first_error = Some(e)).ok().map(Ok)),
+    )
+    .map_err(|e| Error::Config(format!("{}: record schema: {e}", src.display())))?;
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let schema = Arc::new(schema);
+    let props = writer_properties(
+        vec![("thresher.records".into(), src.display().to_string())],
+        ROWS_PER_BATCH,
+    );
+    let mut writer = ArrowWriter::try_new(out, schema.clone(), Some(props))
+        .map_err(|e| parquet_error(name, e))?;
+    let mut decoder = arrow_json::ReaderBuilder::new(schema)
+        .with_batch_size(ROWS_PER_BATCH)
+        .build_decoder()
+        .map_err(|e| parquet_error(name, e))?;
+    let mut rows = 0;
+    let mut pending: Vec<serde_json::Value> = Vec::with_capacity(ROWS_PER_BATCH);
+    let mut lines = read_lines(src, rewrite)?.peekable();
+    while lines.peek().is_some() {
+        pending.clear();
+        for v in lines.by_ref().take(ROWS_PER_BATCH) {
+            pending.push(v?);
+        }
+        rows += pending.len();
+        decoder
+            .serialize(&pending)
+            .map_err(|e| Error::Config(format!("{}: {e}", src.display())))?;
+        if let Some(batch) = decoder.flush().map_err(|e| parquet_error(name, e))? {
+            writer.write(&batch).map_err(|e| parquet_error(name, e))?;
+        }
+    }
+    writer.close().map_err(|e| parquet_error(name, e))?;
+    Ok(rows)
+}
+
+/// Convert `src` (JSONL) into the Parquet file `dest`, written beside it first and
+/// renamed into place, then remove `src`.
+pub fn replace_jsonl_with_parquet(
+    src: &Path,
+    dest: &Path,
+    rewrite: Option<Rewrite>,
+) -> Result<usize> {
+    let partial = dest.with_extension("parquet.partial");
+    let file = std::fs::File::create(&partial).map_err(|e| Error::io(&partial, e))?;
+    let rows = jsonl_to_parquet(src, std::io::BufWriter::new(file), dest, rewrite)?;
+    std::fs::rename(&partial, dest).map_err(|e| Error::io(dest, e))?;
+    std::fs::remove_file(src).map_err(|e| Error::io(src, e))?;
+    Ok(rows)
+}
+
+/// A Parquet file read as JSON lines (one object per row, null fields left out), for the
+/// readers of JSONL records.
+pub struct ParquetLines {
+    reader: ParquetRecordBatchReader,
+    buf: Vec<u8>,
+    pos: usize,
+    path: std::path::PathBuf,
+}
+
+impl ParquetLines {
+    pub fn open(path: &Path) -> Result<Self> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .and_then(|b| b.with_batch_size(1024).build())
+            .map_err(|e| parquet_error(path, e))?;
+        Ok(ParquetLines {
+            reader,
+            buf: Vec::new(),
+            pos: 0,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// As a buffered reader of lines.
+    pub fn into_bufread(self) -> Box<dyn BufRead> {
+        Box::new(std::io::BufReader::with_capacity(1 << 16, self))
+    }
+}
+
+impl Read for ParquetLines {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos == self.buf.len() {
+            let Some(batch) = self.reader.next() else {
+                return Ok(0);
+            };
+            let batch = batch.map_err(|e| {
+                std::io::Error::other(format!("{}: parquet: {e}", self.path.display()))
+            })?;
+            self.buf.clear();
+            self.pos = 0;
+            let mut w = arrow_json::LineDelimitedWriter::new(&mut self.buf);
+            w.write(&batch)
+                .and_then(|_| w.finish())
+                .map_err(|e| std::io::Error::other(format!("{}: {e}", self.path.display())))?;
+        }
+        let n = out.len().min(self.buf.len() - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonl_round_trips_through_parquet() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("r.jsonl");
+        std::fs::write(
+            &src,
+            "{\"path\":\"a\",\"text\":\"x y\",\"popularity\":1,\"fetched_at\":\"2025-01-01T00:00:00Z\"}\n\
+             \n{\"path\":\"b\",\"text\":\"é\",\"popularity\":2.5,\"error\":\"read\"}\n",
+        )
+        .unwrap();
+        let dest = dir.path().join("r.parquet");
+        assert_eq!(replace_jsonl_with_parquet(&src, &dest, None).unwrap(), 2);
+        assert!(!src.exists());
+        let lines: Vec<serde_json::Value> = ParquetLines::open(&dest)
+            .unwrap()
+            .into_bufread()
+            .lines()
+            .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["popularity"], 1.0);
+        assert_eq!(lines[0]["fetched_at"], "2025-01-01T00:00:00Z");
+        assert!(lines[0].get("error").is_none());
+        assert_eq!(lines[1]["text"], "é");
+        assert_eq!(lines[1]["error"], "read");
+    }
+
+    #[test]
+    fn bad_line_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("r.jsonl");
+        std::fs::write(&src, "{\"a\":1}\n{oops\n").unwrap();
+        let err = jsonl_to_parquet(&src, Vec::new(), &src, None).unwrap_err();
+        assert!(err.to_string().contains("r.jsonl:2"), "{err}");
+    }
+
+    #[test]
+    fn clusters_similarity_follows_members() {
+        let mut v = serde_json::json!({"members": ["b", "a"], "similarity": {"a": 0.9, "b": 1.0}});
+        clusters_rewrite(&mut v);
+        assert_eq!(v["similarity"], serde_json::json!([1.0, 0.9]));
+    }
+}
