@@ -16,6 +16,7 @@ use super::Cli;
 const NO_DEFAULT: &[&str] = &[
     "paths",
     "ca_cert",
+    "signatures",
     "previous",
     "html",
     "index",

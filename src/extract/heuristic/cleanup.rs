@@ -10,19 +10,33 @@ use super::Pass;
 use crate::extract::dom::{Block, ElemId, NO_ELEM};
 use crate::extract::Extracted;
 
+/// What a pass decided about the page's elements before writing out: the container and,
+/// per element, its nearest mark and whether it joins as a sibling section, an item of a
+/// dominant structure or a comment section, or is a rail. [`kept_blocks`] writes from it;
+/// the report's explanation (`explain.rs`) reads the same.
+#[derive(Clone, Copy)]
+pub(super) struct Decisions<'d> {
+    pub(super) container: ElemId,
+    pub(super) marked: &'d [ElemId],
+    pub(super) in_siblings: &'d [bool],
+    pub(super) in_dominant: &'d [bool],
+    pub(super) in_comments: &'d [bool],
+    pub(super) rails: &'d [bool],
+}
+
 /// The container's blocks, without link lists and boilerplate-marked sub-elements, and
 /// the blocks of sibling sections (`in_siblings`) and, with `include_comments`, of
 /// comment sections outside the container (`in_comments`). Link-dense blocks stay in
 /// items of dominant link-led structures (`in_dominant`).
-pub(super) fn kept_blocks<'a>(
-    pass: &Pass<'a>,
-    container: ElemId,
-    marked: &[ElemId],
-    in_siblings: &[bool],
-    in_dominant: &[bool],
-    in_comments: &[bool],
-    rails: &[bool],
-) -> Vec<(usize, &'a Block)> {
+pub(super) fn kept_blocks<'a>(pass: &Pass<'a>, d: &Decisions) -> Vec<(usize, &'a Block)> {
+    let Decisions {
+        container,
+        marked,
+        in_siblings,
+        in_dominant,
+        in_comments,
+        rails,
+    } = *d;
     let (page, config) = (pass.page, pass.config);
     page.blocks
         .iter()

@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 
+use super::cleanup::Decisions;
 use super::features::link_density;
 use super::marks::Marks;
 use super::scoring::BlockValues;
@@ -35,22 +36,24 @@ pub(super) fn begin_pass(marks: Marks) {
 
 /// What the pass decided, block by block. `kept` are the blocks that passed
 /// `kept_blocks` and the post-chrome filter; those before `first` were trimmed.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn end_pass(
     pass: &Pass,
     values: &BlockValues,
-    container: ElemId,
-    marked: &[ElemId],
-    in_siblings: &[bool],
-    in_dominant: &[bool],
-    in_comments: &[bool],
-    rails: &[bool],
+    d: &Decisions,
     kept: &[(usize, &Block)],
     first: usize,
 ) {
     if !trace::enabled() {
         return;
     }
+    let Decisions {
+        container,
+        marked,
+        in_siblings,
+        in_dominant,
+        in_comments,
+        rails,
+    } = *d;
     let page = pass.page;
     let trimmed: HashSet<usize> = kept[..first].iter().map(|&(i, _)| i).collect();
     let written: HashSet<usize> = kept[first..].iter().map(|&(i, _)| i).collect();

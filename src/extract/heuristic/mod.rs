@@ -196,30 +196,19 @@ fn extract_pass(
     let in_dominant = selection::in_dominant_structures(&pass, &st, container);
     let in_comments = selection::comments_outside(&pass, &marked, container);
     // 11: what is written out.
-    let kept = cleanup::kept_blocks(
-        &pass,
+    let decisions = cleanup::Decisions {
         container,
-        &marked,
-        &in_siblings,
-        &in_dominant,
-        &in_comments,
-        &rails,
-    );
+        marked: &marked,
+        in_siblings: &in_siblings,
+        in_dominant: &in_dominant,
+        in_comments: &in_comments,
+        rails: &rails,
+    };
+    let kept = cleanup::kept_blocks(&pass, &decisions);
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let kept = cleanup::without_repeats(kept, config);
     let first = cleanup::first_content(&pass, &values, &kept);
-    explain::end_pass(
-        &pass,
-        &values,
-        container,
-        &marked,
-        &in_siblings,
-        &in_dominant,
-        &in_comments,
-        &rails,
-        &kept,
-        first,
-    );
+    explain::end_pass(&pass, &values, &decisions, &kept, first);
     cleanup::write_out(&kept[first..])
 }
 
