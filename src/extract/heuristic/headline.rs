@@ -18,7 +18,9 @@ use crate::extract::title::{overlap, page_title, H1_COVERAGE, H1_PRECISION};
 /// content evidence outside marks, template and linked list items; if so, the page's
 /// article element: the parent of the element of the first block of that text (that
 /// element itself at the root). Only the first such line counts: the title recurs lower
-/// in menus, breadcrumbs and "more" lists, where its neighbours say nothing.
+/// in menus, breadcrumbs and "more" lists, where its neighbours say nothing; a line in a
+/// marked element or a link (not a heading) is passed over when another line says the
+/// title (the story's own entry in a menu or news column listed above the article).
 pub(super) fn headline_followed_by_text(
     pass: &Pass,
     marked: &[ElemId],
@@ -40,19 +42,32 @@ pub(super) fn headline_followed_by_text(
             && b.link_words * 2 <= b.words
             && match_tokens(&b.text).len() >= HEADLINE_MIN_WORDS
     };
-    let candidate =
-        |i: usize, b: &Block| b.words >= 2 && b.words <= HEADLINE_MAX_WORDS && !pass.is_template(i);
-    let first = |test: &dyn Fn(&Block) -> bool| {
+    // The title also recurs above the headline, as a link in a menu or "latest news"
+    // column listed before the article (2011 news sites list their day's stories, this
+    // one included, in a left column): a line in a marked element or a link that is no
+    // heading names the article, it does not head it. Such lines are passed over, and
+    // taken only when no other line says the title.
+    let candidate = |i: usize, b: &Block, apart: bool| {
+        b.words >= 2
+            && b.words <= HEADLINE_MAX_WORDS
+            && !pass.is_template(i)
+            && (!apart || marked[b.elem as usize] == NO_ELEM)
+            && (!apart || matches!(b.kind, BlockKind::Heading(_)) || b.link_words * 2 <= b.words)
+    };
+    let first = |test: &dyn Fn(&Block) -> bool, apart: bool| {
         page.blocks
             .iter()
             .enumerate()
-            .position(|(i, b)| candidate(i, b) && test(b))
+            .position(|(i, b)| candidate(i, b, apart) && test(b))
     };
-    let headline = if title.len() >= HEADLINE_MIN_WORDS {
-        first(&says_title).or_else(|| first(&sentence_h1))
-    } else {
-        first(&sentence_h1)
+    let pick = |apart: bool| {
+        if title.len() >= HEADLINE_MIN_WORDS {
+            first(&says_title, apart).or_else(|| first(&sentence_h1, apart))
+        } else {
+            first(&sentence_h1, apart)
+        }
     };
+    let headline = pick(true).or_else(|| pick(false));
     let h = headline?;
     // The headline's own item: text under the same item as an unlinked headline is that
     // item's article (a news item laid out as one cell of a row of boxes), not a teaser's
