@@ -214,13 +214,21 @@ impl Normalizer {
     }
 
     /// Call `f` with every normalized token of `text`, in order.
+    ///
+    /// The hot loop of signing (one call per word of every document): lower-case ASCII
+    /// goes 8 bytes at a time, and the two-byte Cyrillic letters U+0400–U+045F (all of
+    /// Russian) are classified from their bytes, without decoding a `char`; every other
+    /// character takes the general Unicode path. Tokens that need no rewrite are passed
+    /// as slices of `text`. `tests::fast_paths_match_the_char_by_char_definition` holds
+    /// this to the plain definition.
     pub fn for_each_token(&self, text: &str, mut f: impl FnMut(&str)) {
         let lower = self.char_maps.contains(&CharMap::Lower);
         let fold_yo = self.char_maps.contains(&CharMap::FoldYo);
         let mut buf = String::with_capacity(64);
         let bytes = text.as_bytes();
+        let n = bytes.len();
         let mut i = 0;
-        while i < bytes.len() {
+        while i < n {
             // Skip separators.
             let b = bytes[i];
             if b < 0x80 {
@@ -228,7 +236,7 @@ impl Normalizer {
                     i += 1;
                     continue;
                 }
-            } else {
+            } else if cyrillic_pair(bytes, i).is_none() {
                 let c = text[i..].chars().next().expect("char boundary");
                 if !is_word_char(c) {
                     i += c.len_utf8();
@@ -238,7 +246,6 @@ impl Normalizer {
             // A run of word characters; note whether a char map would change it.
             let start = i;
             let mut changes = false;
-            let n = bytes.len();
             while i < n {
                 if i + 8 <= n {
                     let k = lower_ascii_run(bytes, i);
@@ -248,19 +255,18 @@ impl Normalizer {
                     }
                 }
                 let b = bytes[i];
-                // Lower-case ASCII letters: most bytes, no table look-up.
-                if b.wrapping_sub(b'a') < 26 {
+                if b < 0x80 {
+                    match ASCII_CLASS[b as usize] {
+                        WORD => {}
+                        UPPER => changes |= lower,
+                        _ => break,
+                    }
                     i += 1;
-                    continue;
-                }
-                let class = ASCII_CLASS[b as usize];
-                if class == WORD {
-                    i += 1;
-                } else if class == UPPER {
-                    changes |= lower;
-                    i += 1;
-                } else if class == SEP {
-                    break;
+                } else if let Some(second) = cyrillic_pair(bytes, i) {
+                    // U+0400–U+042F are capitals (Ё is D0 81); ё is D1 91.
+                    changes |= (lower && b == 0xD0 && second < 0xB0)
+                        || (fold_yo && matches!((b, second), (0xD0, 0x81) | (0xD1, 0x91)));
+                    i += 2;
                 } else {
                     let c = text[i..].chars().next().expect("char boundary");
                     if !is_word_char(c) {
@@ -281,6 +287,10 @@ impl Normalizer {
                 buf.push_str(run);
             } else {
                 for c in run.chars() {
+                    if c.is_ascii() {
+                        buf.push(if lower { c.to_ascii_lowercase() } else { c });
+                        continue;
+                    }
                     let c = if fold_yo { fold_yo_char(c) } else { c };
                     if !lower {
                         buf.push(c);
@@ -385,6 +395,19 @@ pub fn sentences(text: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// The second byte of the two-byte letter at `i` when it is one of U+0400–U+045F
+/// (lead byte D0, or D1 with a second byte below A0): Cyrillic letters all, so word
+/// characters. `None` for any other byte. `bytes` is valid UTF-8, so a lead byte has its
+/// continuation byte.
+#[inline]
+fn cyrillic_pair(bytes: &[u8], i: usize) -> Option<u8> {
+    match bytes[i] {
+        0xD0 => Some(bytes[i + 1]),
+        0xD1 if bytes[i + 1] < 0xA0 => Some(bytes[i + 1]),
+        _ => None,
+    }
 }
 
 /// How many of the 8 bytes at `i` (which must exist) are `a`–`z` before the first
@@ -523,6 +546,67 @@ mod tests {
         assert_eq!(lower_ascii_run(b"zz{`aAb_", 0), 2);
         assert_eq!(lower_ascii_run("ab\u{430}cdefg".as_bytes(), 0), 2);
         assert_eq!(lower_ascii_run(b"Xabcdefg", 0), 0);
+    }
+
+    /// The definition the tokenizer's fast paths must keep: runs of `\w` characters;
+    /// in each, `ё`→`е` then lower-casing, character by character; then the filters.
+    fn tokens_by_definition(n: &Normalizer, text: &str) -> Vec<String> {
+        let lower = n.char_maps.contains(&CharMap::Lower);
+        let fold_yo = n.char_maps.contains(&CharMap::FoldYo);
+        let mut out = Vec::new();
+        for run in text.split(|c: char| !is_word_char(c)).filter(|r| !r.is_empty()) {
+            let mut token = String::new();
+            for c in run.chars() {
+                let c = if fold_yo { fold_yo_char(c) } else { c };
+                if lower && c.is_uppercase() {
+                    token.extend(c.to_lowercase());
+                } else {
+                    token.push(c);
+                }
+            }
+            if n.filters.iter().all(|f| f.apply(&mut token)) {
+                out.push(token);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fast_paths_match_the_char_by_char_definition() {
+        // Every class the fast paths tell apart, and their neighbours: ASCII of each
+        // class, all of U+0400–U+047F (the two-byte Cyrillic block, including the
+        // historic letters past U+045F that take the general path), ё/Ё, other scripts,
+        // characters whose lower case is longer (İ) or that are title case (ǅ), marks
+        // and symbols that only separate, and 3- and 4-byte characters.
+        let mut pool: Vec<char> = ('\u{20}'..='\u{7e}').collect();
+        pool.extend('\u{400}'..='\u{47f}');
+        pool.extend("ёЁαΩßẞİıǅǄÉéŁł中文١٢\u{a0}\u{301}—«»…№😀\t\n".chars());
+        for _ in 0..3 {
+            pool.extend('a'..='z'); // long lower-case runs reach the 8-byte step
+            pool.extend("аоеи    ".chars());
+        }
+        let normalizers = [
+            Normalizer::preset(Preset::Default),
+            Normalizer::preset(Preset::Words),
+            Normalizer::preset(Preset::Lexical),
+            Normalizer::builder().filter(FoldYo).build(),
+            Normalizer::builder().build(),
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for case in 0..4000 {
+            let len = case % 97;
+            let text: String = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    pool[(state >> 33) as usize % pool.len()]
+                })
+                .collect();
+            for n in &normalizers {
+                assert_eq!(n.tokens(&text), tokens_by_definition(n, &text), "{n:?} on {text:?}");
+            }
+        }
     }
 
     #[test]
