@@ -214,75 +214,88 @@ impl Normalizer {
     }
 
     /// Call `f` with every normalized token of `text`, in order.
+    pub fn for_each_token(&self, text: &str, mut f: impl FnMut(&str)) {
+        // Tokens are whole runs of characters (and the filters' output is a `String`),
+        // so each is valid UTF-8 again.
+        self.for_each_token_bytes(text, |t| {
+            f(std::str::from_utf8(t).expect("tokens are whole characters"))
+        });
+    }
+
+    /// [`Normalizer::for_each_token`] with each token as its UTF-8 bytes: the hot loop of
+    /// signing (one call per word of every document), which only hashes them.
     ///
-    /// The hot loop of signing (one call per word of every document): lower-case ASCII
-    /// goes 8 bytes at a time, and the two-byte Cyrillic letters U+0400–U+045F (all of
-    /// Russian) are classified from their bytes, without decoding a `char`; every other
+    /// Bytes are classified by one table look-up: ASCII word bytes that need no rewrite
+    /// (`a`–`z`, digits, `_`) are the tight loop; the two-byte Cyrillic letters
+    /// U+0400–U+045F (all of Russian) are recognised from their two bytes; every other
     /// character takes the general Unicode path. Tokens that need no rewrite are passed
     /// as slices of `text`. `tests::fast_paths_match_the_char_by_char_definition` holds
     /// this to the plain definition.
-    pub fn for_each_token(&self, text: &str, mut f: impl FnMut(&str)) {
+    pub fn for_each_token_bytes(&self, text: &str, mut f: impl FnMut(&[u8])) {
         let lower = self.char_maps.contains(&CharMap::Lower);
         let fold_yo = self.char_maps.contains(&CharMap::FoldYo);
         let mut buf = String::with_capacity(64);
         let bytes = text.as_bytes();
         let n = bytes.len();
         let mut i = 0;
-        while i < n {
-            // Skip separators.
-            let b = bytes[i];
-            if b < 0x80 {
-                if ASCII_CLASS[b as usize] == SEP {
-                    i += 1;
-                    continue;
-                }
-            } else if cyrillic_pair(bytes, i).is_none() {
-                let c = text[i..].chars().next().expect("char boundary");
-                if !is_word_char(c) {
-                    i += c.len_utf8();
-                    continue;
-                }
+        loop {
+            while i < n && BYTE_CLASS[bytes[i] as usize] == SEP {
+                i += 1;
+            }
+            if i == n {
+                return;
             }
             // A run of word characters; note whether a char map would change it.
             let start = i;
             let mut changes = false;
             while i < n {
-                if i + 8 <= n {
-                    let k = lower_ascii_run(bytes, i);
-                    i += k;
-                    if k == 8 {
-                        continue;
-                    }
-                }
-                let b = bytes[i];
-                if b < 0x80 {
-                    match ASCII_CLASS[b as usize] {
-                        WORD => {}
-                        UPPER => changes |= lower,
-                        _ => break,
-                    }
+                while i < n && BYTE_CLASS[bytes[i] as usize] == PLAIN {
                     i += 1;
-                } else if let Some(second) = cyrillic_pair(bytes, i) {
-                    // U+0400–U+042F are capitals (Ё is D0 81); ё is D1 91.
-                    changes |= (lower && b == 0xD0 && second < 0xB0)
-                        || (fold_yo && matches!((b, second), (0xD0, 0x81) | (0xD1, 0x91)));
-                    i += 2;
-                } else {
-                    let c = text[i..].chars().next().expect("char boundary");
-                    if !is_word_char(c) {
-                        break;
+                }
+                if i == n {
+                    break;
+                }
+                match BYTE_CLASS[bytes[i] as usize] {
+                    PLAIN => i += 1,
+                    SEP => break,
+                    UPPER => {
+                        changes |= lower;
+                        i += 1;
                     }
-                    changes |= (fold_yo && matches!(c, 'ё' | 'Ё'))
-                        || (lower && !matches!(c, 'а'..='я') && c.is_uppercase());
-                    i += c.len_utf8();
+                    // U+0400–U+043F: capitals up to U+042F (second byte below B0), Ё is D0 81.
+                    LEAD_D0 => {
+                        let second = bytes[i + 1];
+                        changes |= (lower && second < 0xB0) || (fold_yo && second == 0x81);
+                        i += 2;
+                    }
+                    // U+0440–U+045F: lower case, ё is D1 91.
+                    LEAD_D1 if bytes[i + 1] < 0xA0 => {
+                        changes |= fold_yo && bytes[i + 1] == 0x91;
+                        i += 2;
+                    }
+                    _ => {
+                        let c = text[i..].chars().next().expect("char boundary");
+                        if !is_word_char(c) {
+                            break;
+                        }
+                        changes |= (fold_yo && matches!(c, 'ё' | 'Ё'))
+                            || (lower && !matches!(c, 'а'..='я') && c.is_uppercase());
+                        i += c.len_utf8();
+                    }
                 }
             }
-            let run = &text[start..i];
+            if i == start {
+                // A character that is not a word character and not ASCII: skip it.
+                i += text[i..].chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
+            let run = &bytes[start..i];
             if !changes && self.filters.is_empty() {
                 f(run);
                 continue;
             }
             buf.clear();
+            let run = &text[start..i];
             if !changes {
                 buf.push_str(run);
             } else {
@@ -304,7 +317,7 @@ impl Normalizer {
                 }
             }
             if self.filters.iter().all(|filter| filter.apply(&mut buf)) {
-                f(&buf);
+                f(buf.as_bytes());
             }
         }
     }
@@ -397,57 +410,33 @@ pub fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// The second byte of the two-byte letter at `i` when it is one of U+0400–U+045F
-/// (lead byte D0, or D1 with a second byte below A0): Cyrillic letters all, so word
-/// characters. `None` for any other byte. `bytes` is valid UTF-8, so a lead byte has its
-/// continuation byte.
-#[inline]
-fn cyrillic_pair(bytes: &[u8], i: usize) -> Option<u8> {
-    match bytes[i] {
-        0xD0 => Some(bytes[i + 1]),
-        0xD1 if bytes[i + 1] < 0xA0 => Some(bytes[i + 1]),
-        _ => None,
-    }
-}
-
-/// How many of the 8 bytes at `i` (which must exist) are `a`–`z` before the first
-/// other byte: one SWAR step instead of a loop over a short word's bytes.
-#[inline]
-fn lower_ascii_run(bytes: &[u8], i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut chunk = [0u8; 8];
-    chunk.copy_from_slice(&bytes[i..i + 8]);
-    let x = u64::from_le_bytes(chunk);
-    let low7 = x & !HI;
-    // High bit of each byte: >= 'a' and not >= '{' (no carries: sums stay below 0x100).
-    let ge_a = low7.wrapping_add(ONES * (0x80 - b'a' as u64));
-    let ge_brace = low7.wrapping_add(ONES * (0x80 - b'{' as u64));
-    let lower = ge_a & !ge_brace & !x & HI;
-    let other = !lower & HI;
-    (other.trailing_zeros() / 8) as usize
-}
-
 const SEP: u8 = 0;
-const WORD: u8 = 1;
+/// `a`–`z`, digits, `_`: word bytes no char map changes.
+const PLAIN: u8 = 1;
 const UPPER: u8 = 2;
-const NON_ASCII: u8 = 3;
+/// Lead bytes of U+0400–U+043F and U+0440–U+047F.
+const LEAD_D0: u8 = 3;
+const LEAD_D1: u8 = 4;
+/// Any other byte of a non-ASCII character.
+const OTHER: u8 = 5;
 
-/// Byte classes for the tokenizer's fast path.
-static ASCII_CLASS: [u8; 256] = {
-    let mut t = [NON_ASCII; 256];
+/// Byte classes for the tokenizer.
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
         t[b] = if c.is_ascii_uppercase() {
             UPPER
         } else if c.is_ascii_alphanumeric() || c == b'_' {
-            WORD
+            PLAIN
         } else {
             SEP
         };
         b += 1;
     }
+    t[0xD0] = LEAD_D0;
+    t[0xD1] = LEAD_D1;
     t
 };
 
@@ -537,15 +526,6 @@ mod tests {
                 "Оно лежит в музее, см. рис. 5.",
             ]
         );
-    }
-
-    #[test]
-    fn swar_run_counts_lower_case_ascii_letters() {
-        assert_eq!(lower_ascii_run(b"abcdefgh", 0), 8);
-        assert_eq!(lower_ascii_run(b"abc defg", 0), 3);
-        assert_eq!(lower_ascii_run(b"zz{`aAb_", 0), 2);
-        assert_eq!(lower_ascii_run("ab\u{430}cdefg".as_bytes(), 0), 2);
-        assert_eq!(lower_ascii_run(b"Xabcdefg", 0), 0);
     }
 
     /// The definition the tokenizer's fast paths must keep: runs of `\w` characters;

@@ -53,9 +53,7 @@ pub fn shingles_unsorted(normalizer: &Normalizer, text: &str, config: &ShingleCo
     match config.hash {
         ShingleHash::Xxh3_64 => {
             let mut words: Vec<u64> = Vec::with_capacity(text.len() / 5);
-            normalizer.for_each_token(text, |t| {
-                words.push(xxhash_rust::xxh3::xxh3_64(t.as_bytes()))
-            });
+            normalizer.for_each_token_bytes(text, |t| words.push(xxhash_rust::xxh3::xxh3_64(t)));
             out.reserve(words.len() / offset + 1);
             if offset == 1 && words.len() > length {
                 rolling_combine(&words, length, &mut out);
