@@ -37,19 +37,29 @@ impl Block {
 }
 
 /// Call `f` with each block of `file` in order. The file is read and decompressed by a
-/// second thread, at most two blocks ahead; an error of `f` stops the reading.
-pub fn for_each_block(file: &Path, mut f: impl FnMut(Block) -> Result<()>) -> Result<()> {
+/// second thread, at most two blocks ahead; an error of `f` stops the reading. The
+/// buffers of blocks done with go back to the reading thread: a new 4 MB buffer a block
+/// cost a fresh mapping and a page fault every 4 KB of it (18,000 faults on dedup-dev).
+pub fn for_each_block(file: &Path, mut f: impl FnMut(&Block) -> Result<()>) -> Result<()> {
     let reader = open(file)?;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Block>>(2);
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<Vec<u8>>();
         scope.spawn(move || {
             let mut reader = reader;
-            if let Err(e) = read_blocks(&mut *reader, |b| tx.send(Ok(b)).is_ok()) {
+            let sent = read_blocks(
+                &mut *reader,
+                |b| tx.send(Ok(b)).is_ok(),
+                || done_rx.try_recv().ok(),
+            );
+            if let Err(e) = sent {
                 let _ = tx.send(Err(Error::io(file, e)));
             }
         });
         for block in rx {
-            f(block?)?;
+            let block = block?;
+            f(&block)?;
+            let _ = done_tx.send(block.data);
         }
         Ok(())
     })
@@ -70,8 +80,13 @@ fn open(file: &Path) -> Result<Box<dyn Read + Send>> {
     })
 }
 
-/// Cut `reader` into blocks of whole lines; `send` returns false when nobody listens.
-fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> std::io::Result<()> {
+/// Cut `reader` into blocks of whole lines; `send` returns false when nobody listens;
+/// `recycled` gives back the buffer of a block already used, if any.
+fn read_blocks(
+    reader: &mut dyn Read,
+    mut send: impl FnMut(Block) -> bool,
+    mut recycled: impl FnMut() -> Option<Vec<u8>>,
+) -> std::io::Result<()> {
     let mut buf: Vec<u8> = Vec::with_capacity(BLOCK_BYTES + (1 << 16));
     let mut line = 1;
     let mut eof = false;
@@ -118,8 +133,13 @@ fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> st
         if cut == 0 {
             break;
         }
-        let rest = buf.split_off(cut);
-        let data = std::mem::replace(&mut buf, rest);
+        // The rest (a partial line) starts the next buffer: a used one when there is.
+        let mut next = recycled().unwrap_or_default();
+        next.clear();
+        next.reserve(BLOCK_BYTES + (1 << 16));
+        next.extend_from_slice(&buf[cut..]);
+        buf.truncate(cut);
+        let data = std::mem::replace(&mut buf, next);
         let lines =
             memchr::memchr_iter(b'\n', &data).count() + usize::from(data.last() != Some(&b'\n'));
         let first_line = line;
@@ -127,7 +147,6 @@ fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> st
         if !send(Block { first_line, data }) {
             return Ok(());
         }
-        buf.reserve(BLOCK_BYTES + (1 << 16));
     }
     Ok(())
 }
@@ -141,19 +160,26 @@ mod tests {
         // Lines longer and shorter than a block, without a final newline.
         let long = "x".repeat(BLOCK_BYTES + 10);
         let text = format!("a\n{long}\nb\n\nc");
-        let mut got = Vec::new();
-        read_blocks(&mut text.as_bytes(), |b| {
-            for (n, l) in b.lines() {
-                got.push((n, String::from_utf8(l.to_vec()).unwrap()));
-            }
-            true
-        })
-        .unwrap();
         let want: Vec<(usize, String)> = text
             .split('\n')
             .enumerate()
             .map(|(i, l)| (i + 1, l.to_string()))
             .collect();
-        assert_eq!(got, want);
+        // Fresh buffers, then used ones still holding other bytes.
+        for dirty in [false, true] {
+            let mut got = Vec::new();
+            read_blocks(
+                &mut text.as_bytes(),
+                |b| {
+                    for (n, l) in b.lines() {
+                        got.push((n, String::from_utf8(l.to_vec()).unwrap()));
+                    }
+                    true
+                },
+                || dirty.then(|| b"stale\nbytes".repeat(100_000)),
+            )
+            .unwrap();
+            assert_eq!(got, want, "used buffers: {dirty}");
+        }
     }
 }
