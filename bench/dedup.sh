@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reproduces issue 6's dedup figures. Run from the repository root:
-#   bench/dedup.sh [all|targets|methods|sites|datasketch|speed|scale|itemsets]
+#   bench/dedup.sh [all|targets|methods|sites|datasketch|speed|instructions|scale|itemsets]
 # Needs ../shared/eval (dedup-dev, sites-dev, scorers); datasketch for that part
 # (pip install datasketch). Writes into out/bench/. Not part of the test suite.
 set -euo pipefail
@@ -89,6 +89,15 @@ print(f"thresher, default threads:           wall {d:.2f} s = {ds / d:.1f}x fast
 print(f"thresher, one thread (taskset -c 0): wall {o:.2f} s = {ds / o:.1f}x faster (target >= 30x); CPU {oc:.2f} s = {dsc / oc:.1f}x less")
 PY
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+
+if [[ $what == instructions ]]; then
+  # Instructions of one whole `dedup --threads 1` run (callgrind): unlike wall and CPU
+  # seconds, the same figure on a quiet or a shared machine; `callgrind_annotate` on the
+  # output file says where they go.
+  echo "## instructions of dedup on dedup-dev (--threads 1, threshold 0.8, 128 permutations)"
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
+    $BIN --threads 1 dedup --threshold 0.8 --num-perm 128 --normalize words "$DD/docs.jsonl.gz" -o "$OUT/speed.jsonl" 2>&1 | grep "refs"
 fi
 
 if [[ $what == scale ]]; then

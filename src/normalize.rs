@@ -215,72 +215,95 @@ impl Normalizer {
 
     /// Call `f` with every normalized token of `text`, in order.
     pub fn for_each_token(&self, text: &str, mut f: impl FnMut(&str)) {
+        // Tokens are whole runs of characters (and the filters' output is a `String`),
+        // so each is valid UTF-8 again.
+        self.for_each_token_bytes(text, |t| {
+            f(std::str::from_utf8(t).expect("tokens are whole characters"))
+        });
+    }
+
+    /// [`Normalizer::for_each_token`] with each token as its UTF-8 bytes: the hot loop of
+    /// signing (one call per word of every document), which only hashes them.
+    ///
+    /// Bytes are classified by one table look-up: ASCII word bytes that need no rewrite
+    /// (`a`–`z`, digits, `_`) are the tight loop; the two-byte Cyrillic letters
+    /// U+0400–U+045F (all of Russian) are recognised from their two bytes; every other
+    /// character takes the general Unicode path. Tokens that need no rewrite are passed
+    /// as slices of `text`. `tests::fast_paths_match_the_char_by_char_definition` holds
+    /// this to the plain definition.
+    pub fn for_each_token_bytes(&self, text: &str, mut f: impl FnMut(&[u8])) {
         let lower = self.char_maps.contains(&CharMap::Lower);
         let fold_yo = self.char_maps.contains(&CharMap::FoldYo);
         let mut buf = String::with_capacity(64);
         let bytes = text.as_bytes();
+        let n = bytes.len();
         let mut i = 0;
-        while i < bytes.len() {
-            // Skip separators.
-            let b = bytes[i];
-            if b < 0x80 {
-                if ASCII_CLASS[b as usize] == SEP {
-                    i += 1;
-                    continue;
-                }
-            } else {
-                let c = text[i..].chars().next().expect("char boundary");
-                if !is_word_char(c) {
-                    i += c.len_utf8();
-                    continue;
-                }
+        loop {
+            while i < n && BYTE_CLASS[bytes[i] as usize] == SEP {
+                i += 1;
+            }
+            if i == n {
+                return;
             }
             // A run of word characters; note whether a char map would change it.
             let start = i;
             let mut changes = false;
-            let n = bytes.len();
             while i < n {
-                if i + 8 <= n {
-                    let k = lower_ascii_run(bytes, i);
-                    i += k;
-                    if k == 8 {
-                        continue;
-                    }
+                while i < n && BYTE_CLASS[bytes[i] as usize] == PLAIN {
+                    i += 1;
                 }
-                let b = bytes[i];
-                // Lower-case ASCII letters: most bytes, no table look-up.
-                if b.wrapping_sub(b'a') < 26 {
-                    i += 1;
-                    continue;
-                }
-                let class = ASCII_CLASS[b as usize];
-                if class == WORD {
-                    i += 1;
-                } else if class == UPPER {
-                    changes |= lower;
-                    i += 1;
-                } else if class == SEP {
+                if i == n {
                     break;
-                } else {
-                    let c = text[i..].chars().next().expect("char boundary");
-                    if !is_word_char(c) {
-                        break;
+                }
+                match BYTE_CLASS[bytes[i] as usize] {
+                    PLAIN => i += 1,
+                    SEP => break,
+                    UPPER => {
+                        changes |= lower;
+                        i += 1;
                     }
-                    changes |= (fold_yo && matches!(c, 'ё' | 'Ё'))
-                        || (lower && !matches!(c, 'а'..='я') && c.is_uppercase());
-                    i += c.len_utf8();
+                    // U+0400–U+043F: capitals up to U+042F (second byte below B0), Ё is D0 81.
+                    LEAD_D0 => {
+                        let second = bytes[i + 1];
+                        changes |= (lower && second < 0xB0) || (fold_yo && second == 0x81);
+                        i += 2;
+                    }
+                    // U+0440–U+045F: lower case, ё is D1 91.
+                    LEAD_D1 if bytes[i + 1] < 0xA0 => {
+                        changes |= fold_yo && bytes[i + 1] == 0x91;
+                        i += 2;
+                    }
+                    _ => {
+                        let c = text[i..].chars().next().expect("char boundary");
+                        if !is_word_char(c) {
+                            break;
+                        }
+                        changes |= (fold_yo && matches!(c, 'ё' | 'Ё'))
+                            || (lower && !matches!(c, 'а'..='я') && c.is_uppercase());
+                        i += c.len_utf8();
+                    }
                 }
             }
-            let run = &text[start..i];
+            if i == start {
+                // A character that is not a word character and not ASCII: skip it.
+                i += text[i..].chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
+            let run = &bytes[start..i];
             if !changes && self.filters.is_empty() {
                 f(run);
                 continue;
             }
             buf.clear();
+            let run = &text[start..i];
             if !changes {
                 buf.push_str(run);
             } else {
                 for c in run.chars() {
+                    if c.is_ascii() {
+                        buf.push(if lower { c.to_ascii_lowercase() } else { c });
+                        continue;
+                    }
                     let c = if fold_yo { fold_yo_char(c) } else { c };
                     if !lower {
                         buf.push(c);
@@ -294,7 +317,7 @@ impl Normalizer {
                 }
             }
             if self.filters.iter().all(|filter| filter.apply(&mut buf)) {
-                f(&buf);
+                f(buf.as_bytes());
             }
         }
     }
@@ -387,44 +410,33 @@ pub fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// How many of the 8 bytes at `i` (which must exist) are `a`–`z` before the first
-/// other byte: one SWAR step instead of a loop over a short word's bytes.
-#[inline]
-fn lower_ascii_run(bytes: &[u8], i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut chunk = [0u8; 8];
-    chunk.copy_from_slice(&bytes[i..i + 8]);
-    let x = u64::from_le_bytes(chunk);
-    let low7 = x & !HI;
-    // High bit of each byte: >= 'a' and not >= '{' (no carries: sums stay below 0x100).
-    let ge_a = low7.wrapping_add(ONES * (0x80 - b'a' as u64));
-    let ge_brace = low7.wrapping_add(ONES * (0x80 - b'{' as u64));
-    let lower = ge_a & !ge_brace & !x & HI;
-    let other = !lower & HI;
-    (other.trailing_zeros() / 8) as usize
-}
-
 const SEP: u8 = 0;
-const WORD: u8 = 1;
+/// `a`–`z`, digits, `_`: word bytes no char map changes.
+const PLAIN: u8 = 1;
 const UPPER: u8 = 2;
-const NON_ASCII: u8 = 3;
+/// Lead bytes of U+0400–U+043F and U+0440–U+047F.
+const LEAD_D0: u8 = 3;
+const LEAD_D1: u8 = 4;
+/// Any other byte of a non-ASCII character.
+const OTHER: u8 = 5;
 
-/// Byte classes for the tokenizer's fast path.
-static ASCII_CLASS: [u8; 256] = {
-    let mut t = [NON_ASCII; 256];
+/// Byte classes for the tokenizer.
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
         t[b] = if c.is_ascii_uppercase() {
             UPPER
         } else if c.is_ascii_alphanumeric() || c == b'_' {
-            WORD
+            PLAIN
         } else {
             SEP
         };
         b += 1;
     }
+    t[0xD0] = LEAD_D0;
+    t[0xD1] = LEAD_D1;
     t
 };
 
@@ -516,13 +528,65 @@ mod tests {
         );
     }
 
+    /// The definition the tokenizer's fast paths must keep: runs of `\w` characters;
+    /// in each, `ё`→`е` then lower-casing, character by character; then the filters.
+    fn tokens_by_definition(n: &Normalizer, text: &str) -> Vec<String> {
+        let lower = n.char_maps.contains(&CharMap::Lower);
+        let fold_yo = n.char_maps.contains(&CharMap::FoldYo);
+        let mut out = Vec::new();
+        for run in text.split(|c: char| !is_word_char(c)).filter(|r| !r.is_empty()) {
+            let mut token = String::new();
+            for c in run.chars() {
+                let c = if fold_yo { fold_yo_char(c) } else { c };
+                if lower && c.is_uppercase() {
+                    token.extend(c.to_lowercase());
+                } else {
+                    token.push(c);
+                }
+            }
+            if n.filters.iter().all(|f| f.apply(&mut token)) {
+                out.push(token);
+            }
+        }
+        out
+    }
+
     #[test]
-    fn swar_run_counts_lower_case_ascii_letters() {
-        assert_eq!(lower_ascii_run(b"abcdefgh", 0), 8);
-        assert_eq!(lower_ascii_run(b"abc defg", 0), 3);
-        assert_eq!(lower_ascii_run(b"zz{`aAb_", 0), 2);
-        assert_eq!(lower_ascii_run("ab\u{430}cdefg".as_bytes(), 0), 2);
-        assert_eq!(lower_ascii_run(b"Xabcdefg", 0), 0);
+    fn fast_paths_match_the_char_by_char_definition() {
+        // Every class the fast paths tell apart, and their neighbours: ASCII of each
+        // class, all of U+0400–U+047F (the two-byte Cyrillic block, including the
+        // historic letters past U+045F that take the general path), ё/Ё, other scripts,
+        // characters whose lower case is longer (İ) or that are title case (ǅ), marks
+        // and symbols that only separate, and 3- and 4-byte characters.
+        let mut pool: Vec<char> = ('\u{20}'..='\u{7e}').collect();
+        pool.extend('\u{400}'..='\u{47f}');
+        pool.extend("ёЁαΩßẞİıǅǄÉéŁł中文١٢\u{a0}\u{301}—«»…№😀\t\n".chars());
+        for _ in 0..3 {
+            pool.extend('a'..='z'); // long lower-case runs reach the 8-byte step
+            pool.extend("аоеи    ".chars());
+        }
+        let normalizers = [
+            Normalizer::preset(Preset::Default),
+            Normalizer::preset(Preset::Words),
+            Normalizer::preset(Preset::Lexical),
+            Normalizer::builder().filter(FoldYo).build(),
+            Normalizer::builder().build(),
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for case in 0..4000 {
+            let len = case % 97;
+            let text: String = (0..len)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    pool[(state >> 33) as usize % pool.len()]
+                })
+                .collect();
+            for n in &normalizers {
+                assert_eq!(n.tokens(&text), tokens_by_definition(n, &text), "{n:?} on {text:?}");
+            }
+        }
     }
 
     #[test]

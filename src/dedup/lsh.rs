@@ -32,10 +32,12 @@ impl Banding {
     /// Band keys of a signature; the band index is mixed in, so keys of different bands
     /// never match each other.
     pub fn keys(&self, signature: &[u64]) -> Vec<u64> {
+        // One buffer for all bands (this runs once per document).
+        let mut buf = Vec::with_capacity(8 * (self.rows + 1));
         (0..self.bands)
             .map(|band| {
                 let rows = &signature[band * self.rows..(band + 1) * self.rows];
-                let mut buf = Vec::with_capacity(8 * (rows.len() + 1));
+                buf.clear();
                 buf.extend_from_slice(&(band as u64).to_le_bytes());
                 for v in rows {
                     buf.extend_from_slice(&v.to_le_bytes());

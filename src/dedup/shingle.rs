@@ -53,12 +53,14 @@ pub fn shingles_unsorted(normalizer: &Normalizer, text: &str, config: &ShingleCo
     match config.hash {
         ShingleHash::Xxh3_64 => {
             let mut words: Vec<u64> = Vec::with_capacity(text.len() / 5);
-            normalizer.for_each_token(text, |t| {
-                words.push(xxhash_rust::xxh3::xxh3_64(t.as_bytes()))
-            });
+            normalizer.for_each_token_bytes(text, |t| words.push(xxhash_rust::xxh3::xxh3_64(t)));
             out.reserve(words.len() / offset + 1);
-            for window in windows(words.len(), length, offset) {
-                out.push(combine(&words[window]));
+            if offset == 1 && words.len() > length {
+                rolling_combine(&words, length, &mut out);
+            } else {
+                for window in windows(words.len(), length, offset) {
+                    out.push(combine(&words[window]));
+                }
             }
         }
         ShingleHash::Crc32 => {
@@ -88,6 +90,26 @@ fn combine(words: &[u64]) -> u64 {
         h = h.wrapping_mul(0x9e3779b97f4a7c15).wrapping_add(w);
     }
     h
+}
+
+/// [`combine`] of every window of `length` consecutive words (`words.len() >= length`),
+/// updated as the window slides: the polynomial loses its oldest word's term and gains
+/// the new word, three operations a shingle instead of `length` multiply-adds. Wrapping
+/// arithmetic is exact modulo 2^64, so the values are `combine`'s, bit for bit.
+fn rolling_combine(words: &[u64], length: usize, out: &mut Vec<u64>) {
+    const C: u64 = 0x9e3779b97f4a7c15;
+    // combine(w) = length·C^length + Σ w[i]·C^(length-1-i).
+    let base = (length as u64).wrapping_mul(C.wrapping_pow(length as u32));
+    let oldest_weight = C.wrapping_pow(length as u32 - 1);
+    let mut sum = combine(&words[..length]).wrapping_sub(base);
+    out.push(sum.wrapping_add(base));
+    for (old, &new) in words.iter().zip(&words[length..]) {
+        sum = sum
+            .wrapping_sub(old.wrapping_mul(oldest_weight))
+            .wrapping_mul(C)
+            .wrapping_add(new);
+        out.push(sum.wrapping_add(base));
+    }
 }
 
 fn windows(n: usize, length: usize, offset: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
@@ -176,6 +198,19 @@ mod tests {
         assert_eq!(sh("a b", 5, 1, ShingleHash::Xxh3_64).len(), 1);
         assert!(sh("", 5, 1, ShingleHash::Crc32).is_empty());
         assert_eq!(sh(text, 3, 1, ShingleHash::Crc32).len(), 5);
+    }
+
+    #[test]
+    fn rolling_combine_equals_combine_of_each_window() {
+        let words: Vec<u64> = (0..300u64).map(crate::dedup::minhash::mix64).collect();
+        for length in 1..12 {
+            for n in length..40 {
+                let mut rolled = Vec::new();
+                rolling_combine(&words[..n], length, &mut rolled);
+                let direct: Vec<u64> = words[..n].windows(length).map(combine).collect();
+                assert_eq!(rolled, direct, "length {length}, {n} words");
+            }
+        }
     }
 
     #[test]

@@ -37,19 +37,29 @@ impl Block {
 }
 
 /// Call `f` with each block of `file` in order. The file is read and decompressed by a
-/// second thread, at most two blocks ahead; an error of `f` stops the reading.
-pub fn for_each_block(file: &Path, mut f: impl FnMut(Block) -> Result<()>) -> Result<()> {
+/// second thread, at most two blocks ahead; an error of `f` stops the reading. The
+/// buffers of blocks done with go back to the reading thread: a new 4 MB buffer a block
+/// cost a fresh mapping and a page fault every 4 KB of it (18,000 faults on dedup-dev).
+pub fn for_each_block(file: &Path, mut f: impl FnMut(&Block) -> Result<()>) -> Result<()> {
     let reader = open(file)?;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Block>>(2);
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<Vec<u8>>();
         scope.spawn(move || {
             let mut reader = reader;
-            if let Err(e) = read_blocks(&mut *reader, |b| tx.send(Ok(b)).is_ok()) {
+            let sent = read_blocks(
+                &mut *reader,
+                |b| tx.send(Ok(b)).is_ok(),
+                || done_rx.try_recv().ok(),
+            );
+            if let Err(e) = sent {
                 let _ = tx.send(Err(Error::io(file, e)));
             }
         });
         for block in rx {
-            f(block?)?;
+            let block = block?;
+            f(&block)?;
+            let _ = done_tx.send(block.data);
         }
         Ok(())
     })
@@ -70,34 +80,42 @@ fn open(file: &Path) -> Result<Box<dyn Read + Send>> {
     })
 }
 
-/// Cut `reader` into blocks of whole lines; `send` returns false when nobody listens.
-fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> std::io::Result<()> {
-    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK_BYTES + (1 << 16));
+/// Cut `reader` into blocks of whole lines; `send` returns false when nobody listens;
+/// `recycled` gives back the buffer of a block already used, if any.
+///
+/// `buf[..filled]` is what was read; the bytes past it, up to `buf.len()`, are already
+/// initialised (a used buffer's old content) and are read over without being zeroed
+/// again: zeroing every 64 KB before reading into it was 2 % of a dedup run.
+fn read_blocks(
+    reader: &mut dyn Read,
+    mut send: impl FnMut(Block) -> bool,
+    mut recycled: impl FnMut() -> Option<Vec<u8>>,
+) -> std::io::Result<()> {
+    const READ: usize = 1 << 16;
+    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK_BYTES + READ);
+    let mut filled = 0;
     let mut line = 1;
     let mut eof = false;
     while !eof {
         // Fill to at least BLOCK_BYTES and one line end (a line may be longer than a block).
         let mut searched = 0;
         let cut = loop {
-            if buf.len() >= BLOCK_BYTES {
-                if let Some(p) = memchr::memrchr(b'\n', &buf[searched..]) {
+            if filled >= BLOCK_BYTES {
+                if let Some(p) = memchr::memrchr(b'\n', &buf[searched..filled]) {
                     break searched + p + 1;
                 }
-                searched = buf.len();
+                searched = filled;
             }
-            let old = buf.len();
-            buf.resize(old + (1 << 16), 0);
-            let n = match reader.read(&mut buf[old..]) {
+            if buf.len() < filled + READ {
+                buf.resize(filled + READ, 0);
+            }
+            let n = match reader.read(&mut buf[filled..filled + READ]) {
                 Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-                    buf.truncate(old);
-                    continue;
-                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     // A broken stream (a truncated gzip): its whole lines read so far are
                     // still records; the partial last line is lost with the rest.
-                    buf.truncate(old);
-                    let whole = memchr::memrchr(b'\n', &buf).map_or(0, |p| p + 1);
+                    let whole = memchr::memrchr(b'\n', &buf[..filled]).map_or(0, |p| p + 1);
                     buf.truncate(whole);
                     if !buf.is_empty() {
                         let data = std::mem::take(&mut buf);
@@ -109,17 +127,25 @@ fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> st
                     return Err(e);
                 }
             };
-            buf.truncate(old + n);
+            filled += n;
             if n == 0 {
                 eof = true;
-                break buf.len();
+                break filled;
             }
         };
         if cut == 0 {
             break;
         }
-        let rest = buf.split_off(cut);
-        let data = std::mem::replace(&mut buf, rest);
+        // The rest (a partial line) starts the next buffer: a used one when there is.
+        let rest = filled - cut;
+        let mut next = recycled().unwrap_or_default();
+        if next.len() < rest {
+            next.resize(rest, 0);
+        }
+        next[..rest].copy_from_slice(&buf[cut..filled]);
+        buf.truncate(cut);
+        let data = std::mem::replace(&mut buf, next);
+        filled = rest;
         let lines =
             memchr::memchr_iter(b'\n', &data).count() + usize::from(data.last() != Some(&b'\n'));
         let first_line = line;
@@ -127,7 +153,6 @@ fn read_blocks(reader: &mut dyn Read, mut send: impl FnMut(Block) -> bool) -> st
         if !send(Block { first_line, data }) {
             return Ok(());
         }
-        buf.reserve(BLOCK_BYTES + (1 << 16));
     }
     Ok(())
 }
@@ -141,19 +166,26 @@ mod tests {
         // Lines longer and shorter than a block, without a final newline.
         let long = "x".repeat(BLOCK_BYTES + 10);
         let text = format!("a\n{long}\nb\n\nc");
-        let mut got = Vec::new();
-        read_blocks(&mut text.as_bytes(), |b| {
-            for (n, l) in b.lines() {
-                got.push((n, String::from_utf8(l.to_vec()).unwrap()));
-            }
-            true
-        })
-        .unwrap();
         let want: Vec<(usize, String)> = text
             .split('\n')
             .enumerate()
             .map(|(i, l)| (i + 1, l.to_string()))
             .collect();
-        assert_eq!(got, want);
+        // Fresh buffers, then used ones still holding other bytes.
+        for dirty in [false, true] {
+            let mut got = Vec::new();
+            read_blocks(
+                &mut text.as_bytes(),
+                |b| {
+                    for (n, l) in b.lines() {
+                        got.push((n, String::from_utf8(l.to_vec()).unwrap()));
+                    }
+                    true
+                },
+                || dirty.then(|| b"stale\nbytes".repeat(100_000)),
+            )
+            .unwrap();
+            assert_eq!(got, want, "used buffers: {dirty}");
+        }
     }
 }
