@@ -25,35 +25,9 @@ pub(super) fn headline_followed_by_text(
     st: &Structures,
 ) -> Option<ElemId> {
     let (page, config) = (pass.page, pass.config);
-    let title = match_tokens(&page_title(page, None));
     let in_linked_item =
         |e: usize| st.item_group[e] != u32::MAX && st.groups[st.item_group[e] as usize].linked();
-    let says_title = |b: &Block| {
-        let line = match_tokens(&b.text);
-        let shared = overlap(&line, &title) as f64;
-        shared >= H1_PRECISION * line.len() as f64 && shared >= H1_COVERAGE * title.len() as f64
-    };
-    // A page whose `<title>` names only the site or section ("News - Health & Business")
-    // still heads its article with an `<h1>` sentence.
-    let sentence_h1 = |b: &Block| {
-        b.kind == BlockKind::Heading(1)
-            && b.link_words * 2 <= b.words
-            && match_tokens(&b.text).len() >= HEADLINE_MIN_WORDS
-    };
-    let candidate =
-        |i: usize, b: &Block| b.words >= 2 && b.words <= HEADLINE_MAX_WORDS && !pass.is_template(i);
-    let first = |test: &dyn Fn(&Block) -> bool| {
-        page.blocks
-            .iter()
-            .enumerate()
-            .position(|(i, b)| candidate(i, b) && test(b))
-    };
-    let headline = if title.len() >= HEADLINE_MIN_WORDS {
-        first(&says_title).or_else(|| first(&sentence_h1))
-    } else {
-        first(&sentence_h1)
-    };
-    let h = headline?;
+    let h = headline_block(pass)?;
     // The headline's own item: text under the same item as an unlinked headline is that
     // item's article (a news item laid out as one cell of a row of boxes), not a teaser's
     // snippet, whose title would be a link.
@@ -85,6 +59,38 @@ pub(super) fn headline_followed_by_text(
     let first = page.blocks[text[0].0].elem;
     let parent = page.elements[first as usize].parent;
     Some(if parent == NO_ELEM { first } else { parent })
+}
+
+/// The page's headline: the first line (2 to [`HEADLINE_MAX_WORDS`] words, not template)
+/// that says what its `<title>` says, else its first `<h1>` sentence; as a block index.
+pub(super) fn headline_block(pass: &Pass) -> Option<usize> {
+    let page = pass.page;
+    let title = match_tokens(&page_title(page, None));
+    let says_title = |b: &Block| {
+        let line = match_tokens(&b.text);
+        let shared = overlap(&line, &title) as f64;
+        shared >= H1_PRECISION * line.len() as f64 && shared >= H1_COVERAGE * title.len() as f64
+    };
+    // A page whose `<title>` names only the site or section ("News - Health & Business")
+    // still heads its article with an `<h1>` sentence.
+    let sentence_h1 = |b: &Block| {
+        b.kind == BlockKind::Heading(1)
+            && b.link_words * 2 <= b.words
+            && match_tokens(&b.text).len() >= HEADLINE_MIN_WORDS
+    };
+    let candidate =
+        |i: usize, b: &Block| b.words >= 2 && b.words <= HEADLINE_MAX_WORDS && !pass.is_template(i);
+    let first = |test: &dyn Fn(&Block) -> bool| {
+        page.blocks
+            .iter()
+            .enumerate()
+            .position(|(i, b)| candidate(i, b) && test(b))
+    };
+    if title.len() >= HEADLINE_MIN_WORDS {
+        first(&says_title).or_else(|| first(&sentence_h1))
+    } else {
+        first(&sentence_h1)
+    }
 }
 
 /// The nearest element enclosing `e` (itself included) that is an item of a content-like
