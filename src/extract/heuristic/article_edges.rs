@@ -71,7 +71,7 @@ pub(super) fn article_end(
         }
         let start = *run_start.get_or_insert(k);
         run_lines += 1;
-        let links = page.blocks[after_text..i]
+        let links = page.blocks[after_text..=i]
             .iter()
             .filter(|b| link_density(b) > config.max_link_density)
             .count();
