@@ -35,13 +35,15 @@ pub(super) fn begin_pass(marks: Marks) {
 }
 
 /// What the pass decided, block by block. `kept` are the blocks that passed
-/// `kept_blocks` and the post-chrome filter; those before `first` were trimmed.
+/// `kept_blocks` and the post-chrome filter; those before `first` were trimmed, those
+/// from `end` on were after the article's end (`article_edges.rs`).
 pub(super) fn end_pass(
     pass: &Pass,
     values: &BlockValues,
     d: &Decisions,
     kept: &[(usize, &Block)],
     first: usize,
+    end: usize,
 ) {
     if !trace::enabled() {
         return;
@@ -56,8 +58,9 @@ pub(super) fn end_pass(
     } = *d;
     let page = pass.page;
     let trimmed: HashSet<usize> = kept[..first].iter().map(|&(i, _)| i).collect();
-    let written: HashSet<usize> = kept[first..].iter().map(|&(i, _)| i).collect();
-    let written_texts: HashSet<&str> = kept[first..]
+    let after_end: HashSet<usize> = kept[end..].iter().map(|&(i, _)| i).collect();
+    let written: HashSet<usize> = kept[first..end].iter().map(|&(i, _)| i).collect();
+    let written_texts: HashSet<&str> = kept[first..end]
         .iter()
         .map(|&(_, b)| b.text.as_str())
         .collect();
@@ -110,6 +113,11 @@ pub(super) fn end_pass(
                         pass.config.max_link_density
                     ),
                 )
+            } else if after_end.contains(&i) {
+                why(
+                    "tail",
+                    format!("after the article's end: a long link-led run of short lines (cut_tail; block value {v:.1})"),
+                )
             } else if trimmed.contains(&i) {
                 why(
                     "trim",
@@ -124,7 +132,7 @@ pub(super) fn end_pass(
             (round1(v), reason)
         })
         .collect();
-    let kept_words = kept[first..].iter().map(|(_, b)| b.words as u64).sum();
+    let kept_words = kept[first..end].iter().map(|(_, b)| b.words as u64).sum();
     let container = describe(page, container);
     trace::record(|t| {
         if let Some(p) = t.passes.last_mut() {

@@ -27,9 +27,49 @@ pub(super) fn headline_followed_by_text(
     st: &Structures,
 ) -> Option<ElemId> {
     let (page, config) = (pass.page, pass.config);
-    let title = match_tokens(&page_title(page, None));
     let in_linked_item =
         |e: usize| st.item_group[e] != u32::MAX && st.groups[st.item_group[e] as usize].linked();
+    let h = headline_block(pass, marked)?;
+    // The headline's own item: text under the same item as an unlinked headline is that
+    // item's article (a news item laid out as one cell of a row of boxes), not a teaser's
+    // snippet, whose title would be a link.
+    let headline_block = &page.blocks[h];
+    let own_item = (headline_block.link_words * 2 <= headline_block.words)
+        .then(|| nearest_item(pass, st, headline_block.elem))
+        .flatten();
+    let in_own_item = |e: ElemId| own_item.is_some_and(|item| is_within(pass, e, item));
+    let text: Vec<(usize, f64)> = page
+        .blocks
+        .iter()
+        .enumerate()
+        .skip(h + 1)
+        .take(HEADLINE_TEXT_BLOCKS)
+        .filter(|&(i, b)| {
+            let e = b.elem as usize;
+            marked[e] == NO_ELEM
+                && !pass.is_template(i)
+                && (!in_linked_item(e) || in_own_item(b.elem))
+        })
+        .map(|(i, b)| (i, block_value(b, false, config)))
+        .filter(|&(_, v)| v > 0.0)
+        .collect();
+    let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
+    tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
+    if evidence < config.min_content_words as f64 {
+        return None;
+    }
+    let first = page.blocks[text[0].0].elem;
+    let parent = page.elements[first as usize].parent;
+    Some(if parent == NO_ELEM { first } else { parent })
+}
+
+/// The page's headline: the first line (2 to [`HEADLINE_MAX_WORDS`] words, not template)
+/// that says what its `<title>` says, else its first `<h1>` sentence; as a block index.
+/// Lines in a `marked` element, and links that are no heading, come last (see
+/// [`headline_followed_by_text`]).
+pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
+    let page = pass.page;
+    let title = match_tokens(&page_title(page, None));
     let says_title = |b: &Block| {
         let line = match_tokens(&b.text);
         let shared = overlap(&line, &title) as f64;
@@ -67,39 +107,7 @@ pub(super) fn headline_followed_by_text(
             first(&sentence_h1, apart)
         }
     };
-    let headline = pick(true).or_else(|| pick(false));
-    let h = headline?;
-    // The headline's own item: text under the same item as an unlinked headline is that
-    // item's article (a news item laid out as one cell of a row of boxes), not a teaser's
-    // snippet, whose title would be a link.
-    let headline_block = &page.blocks[h];
-    let own_item = (headline_block.link_words * 2 <= headline_block.words)
-        .then(|| nearest_item(pass, st, headline_block.elem))
-        .flatten();
-    let in_own_item = |e: ElemId| own_item.is_some_and(|item| is_within(pass, e, item));
-    let text: Vec<(usize, f64)> = page
-        .blocks
-        .iter()
-        .enumerate()
-        .skip(h + 1)
-        .take(HEADLINE_TEXT_BLOCKS)
-        .filter(|&(i, b)| {
-            let e = b.elem as usize;
-            marked[e] == NO_ELEM
-                && !pass.is_template(i)
-                && (!in_linked_item(e) || in_own_item(b.elem))
-        })
-        .map(|(i, b)| (i, block_value(b, false, config)))
-        .filter(|&(_, v)| v > 0.0)
-        .collect();
-    let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
-    tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
-    if evidence < config.min_content_words as f64 {
-        return None;
-    }
-    let first = page.blocks[text[0].0].elem;
-    let parent = page.elements[first as usize].parent;
-    Some(if parent == NO_ELEM { first } else { parent })
+    pick(true).or_else(|| pick(false))
 }
 
 /// The nearest element enclosing `e` (itself included) that is an item of a content-like

@@ -40,14 +40,16 @@
 //!    `<article>`/`<main>`, widened to a whole repeated structure.
 //! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
 //!     of dominant link-led structures; comment sections with `include_comments`.
-//! 11. **Written out** (`cleanup.rs`, `threads.rs`): the kept blocks, per-post chrome of
-//!     threads dropped, leading chrome trimmed, texts joined.
+//! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`): the kept
+//!     blocks, per-post chrome of threads dropped, leading chrome trimmed, a headed
+//!     article's text ended where a long link-led run of short lines begins, texts joined.
 //!
 //! Every threshold, share and weight is in `settings.rs` ([`HeuristicConfig`] and the
 //! named constants); `tree.rs` holds the per-element sums and subtree flags the steps
 //! share. Each step's unit tests sit in its file; shared test helpers and whole-page
 //! tests are in `tests.rs`.
 
+mod article_edges;
 mod cleanup;
 mod dated_posts;
 mod explain;
@@ -208,8 +210,10 @@ fn extract_pass(
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let kept = cleanup::without_repeats(kept, config);
     let first = cleanup::first_content(&pass, &values, &kept);
-    explain::end_pass(&pass, &values, &decisions, &kept, first);
-    cleanup::write_out(&kept[first..])
+    let first = article_edges::article_start(&pass, &marked, article, &kept, first);
+    let end = article_edges::article_end(&pass, article, &kept, first).max(first);
+    explain::end_pass(&pass, &values, &decisions, &kept, first, end);
+    cleanup::write_out(&kept[first..end])
 }
 
 /// An empty answer with its reason.

@@ -1,0 +1,202 @@
+//! Where a headed article's written text ends (and, with `start_at_headline`, where it
+//! starts). A short news item in a page-wide column — a table layout's centre cell, a
+//! `<div id=content>` that also holds the "latest news" times, the archive calendar, the
+//! weather, the comment form and the legal notice — is chosen with everything below it:
+//! the column's few long lines there (the copyright paragraph, a teaser) outweigh its
+//! many short ones, and `trim_edges` trims only the leading edge. Readers and annotators
+//! end the article where its prose stops and a long run of short lines and links begins.
+//!
+//! Only on pages whose headline is followed by text (`headline.rs`): there the text
+//! starts at a known place and runs down from it. The run must also
+//! - lie outside the smallest element holding the text written so far (a list, a table
+//!   or a code block inside the article's own element is the article's),
+//! - be link-led (other stories' headlines and times, calendar days: at least
+//!   [`TAIL_LINK_SHARE`] of its lines are matched by link-dense blocks in its span; a
+//!   specification table or a list of pros and cons has no links),
+//! - hold less content evidence after it than the text before it, and fewer than
+//!   [`TAIL_MAX_WORDS_RATIO`] times its words (a listing under an introduction is the
+//!   page's own content).
+
+use super::features::{block_value, link_density};
+use super::settings::{
+    HEAD_DROP_SHARE, TAIL_GAP_LINES, TAIL_LINK_SHARE, TAIL_MAX_WORDS_RATIO, TAIL_MIN_PARAGRAPHS,
+};
+use super::Pass;
+use crate::extract::dom::{Block, ElemId, PageDom, NO_ELEM};
+
+/// The end (exclusive) of the written text among `kept[first..]`: the start of the first
+/// run of [`TAIL_GAP_LINES`] blocks without content evidence of their own that passes the
+/// tests of the module's header, once [`TAIL_MIN_PARAGRAPHS`] paragraphs' worth of
+/// evidence has been written; else the end of `kept`. Only with `cut_tail`, on a page
+/// with a headed article (`article`).
+pub(super) fn article_end(
+    pass: &Pass,
+    article: Option<ElemId>,
+    kept: &[(usize, &Block)],
+    first: usize,
+) -> usize {
+    let (page, config) = (pass.page, pass.config);
+    if !config.cut_tail || article.is_none() || first >= kept.len() {
+        return kept.len();
+    }
+    let needed = TAIL_MIN_PARAGRAPHS * config.min_content_words as f64;
+    let value = |b: &Block| block_value(b, false, config);
+    // Content evidence from each kept block to the end.
+    let mut rest = vec![0.0; kept.len() + 1];
+    for k in (0..kept.len()).rev() {
+        rest[k] = rest[k + 1] + value(kept[k].1).max(0.0);
+    }
+    let words = |s: &[(usize, &Block)]| s.iter().map(|&(_, b)| b.words as f64).sum::<f64>();
+    let mut evidence = 0.0;
+    // The smallest element holding the text written so far, and the page block after
+    // the last content block.
+    let mut text_elem: Option<ElemId> = None;
+    let mut after_text = kept[first].0;
+    let mut run_start = None;
+    let mut run_lines = 0usize;
+    for (k, &(i, b)) in kept.iter().enumerate().skip(first) {
+        if value(b) > 0.0 {
+            evidence += value(b);
+            after_text = i + 1;
+            text_elem = Some(text_elem.map_or(b.elem, |e| common_ancestor(page, e, b.elem)));
+            run_start = None;
+            run_lines = 0;
+            continue;
+        }
+        if text_elem.is_some_and(|e| page.contains(e, b.elem)) {
+            // A short line of the article's own element (a list item, a table cell).
+            run_start = None;
+            run_lines = 0;
+            continue;
+        }
+        let start = *run_start.get_or_insert(k);
+        run_lines += 1;
+        let links = page.blocks[after_text..=i]
+            .iter()
+            .filter(|b| link_density(b) > config.max_link_density)
+            .count();
+        if (links as f64) < TAIL_LINK_SHARE * run_lines as f64 {
+            continue;
+        }
+        if run_lines >= TAIL_GAP_LINES
+            && evidence >= needed
+            && rest[start] < evidence
+            && words(&kept[start..]) < TAIL_MAX_WORDS_RATIO * words(&kept[first..start])
+        {
+            return start;
+        }
+    }
+    kept.len()
+}
+
+/// Where a headed article's text starts among `kept`, with `start_at_headline`: not
+/// before its headline when the kept blocks above it lie outside the article's element
+/// and hold less than [`HEAD_DROP_SHARE`] of the evidence below (the column's other
+/// stories above a short item); else at `first`.
+pub(super) fn article_start(
+    pass: &Pass,
+    marked: &[ElemId],
+    article: Option<ElemId>,
+    kept: &[(usize, &Block)],
+    first: usize,
+) -> usize {
+    let config = pass.config;
+    let (true, Some(article)) = (config.start_at_headline, article) else {
+        return first;
+    };
+    let Some(h) = super::headline::headline_block(pass, marked) else {
+        return first;
+    };
+    let evidence = |s: &[(usize, &Block)]| -> f64 {
+        s.iter()
+            .map(|&(_, b)| block_value(b, false, config).max(0.0))
+            .sum()
+    };
+    match kept
+        .iter()
+        .position(|&(i, b)| i >= h || pass.page.contains(article, b.elem))
+    {
+        Some(k)
+            if k > first && evidence(&kept[first..k]) < HEAD_DROP_SHARE * evidence(&kept[k..]) =>
+        {
+            k
+        }
+        _ => first,
+    }
+}
+
+/// The innermost element holding both `a` and `b`.
+fn common_ancestor(page: &PageDom, mut a: ElemId, b: ElemId) -> ElemId {
+    while !page.contains(a, b) && page.elements[a as usize].parent != NO_ELEM {
+        a = page.elements[a as usize].parent;
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE};
+    use super::super::{extract, HeuristicConfig};
+    use crate::extract::dom::parse;
+
+    /// A 2011-style table layout: the headline and a short article in the centre cell,
+    /// followed in the same cell by `tail`.
+    fn page(tail: &str) -> String {
+        format!(
+            "<html><head><title>Harbour cranes lifted the old ferry out of the water</title></head><body>\
+             <table><tr><td><a href=/>Home</a></td><td>\
+             <h1>Harbour cranes lifted the old ferry out of the water</h1>\
+             <div class=text><p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p><p>{ARTICLE} Third.</p>\
+             <p>Source: the harbour office.</p>{tail}</div>\
+             </td></tr></table></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_run_of_dated_links_ends_the_article() {
+        // "Latest news" below the text in the same cell: times and linked headlines, then
+        // the site's legal notice, whose words pull the whole cell into the container.
+        let latest: String = (0..12)
+            .map(|h| {
+                format!(
+                    "<div class=time>{h:02}:30</div>\
+                     <div class=item><a href=/n{h}>Other news of the day number {h}</a></div>"
+                )
+            })
+            .collect();
+        let html = page("").replace(
+            "</div></td>",
+            &format!(
+                "</div><div class=latest>{latest}<p>Any use of the materials of this site requires a link to \
+                 the site, unless the copyright belongs to third parties as stated.</p></div></td>"
+            ),
+        );
+        let mut config = HeuristicConfig::default();
+        let kept = |config: &HeuristicConfig| extract(&parse(&html), config).text;
+        config.cut_tail = false;
+        let without = kept(&config);
+        assert!(
+            without.contains("copyright"),
+            "the layout leaks without cut_tail: {without}"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Third."), "{}", out.text);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("05:30"), "{}", out.text);
+        assert!(!out.text.contains("copyright"), "{}", out.text);
+    }
+
+    #[test]
+    fn short_lines_inside_the_article_do_not_end_it() {
+        let items: String = (0..12)
+            .map(|n| format!("<li>Crane part {n}</li>"))
+            .collect();
+        let out = run(&page(&format!("<ul>{items}</ul><p>{ARTICLE} Fourth.</p>")));
+        assert!(out.text.contains("Crane part 7"), "{}", out.text);
+        assert!(out.text.contains("Fourth."), "{}", out.text);
+    }
+}
