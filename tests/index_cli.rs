@@ -201,7 +201,11 @@ fn dated_dedup_dev_with_canonical_urls_in_three_batches_equals_one_run() {
     }
     let index = dir.path().join("index-[1, 2, 0]");
     let check = run(&["index", "check", "--index", s(&index)]);
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
 }
 
 #[test]
@@ -537,7 +541,8 @@ fn an_index_of_the_old_format_is_refused_clearly() {
         let db = redb::Database::open(index.join("index.redb")).unwrap();
         let txn = db.begin_write().unwrap();
         {
-            let settings: redb::TableDefinition<&str, &str> = redb::TableDefinition::new("settings");
+            let settings: redb::TableDefinition<&str, &str> =
+                redb::TableDefinition::new("settings");
             let mut t = txn.open_table(settings).unwrap();
             t.insert("format", "1").unwrap();
         }
@@ -551,7 +556,9 @@ fn an_index_of_the_old_format_is_refused_clearly() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{args:?} accepted a format-1 index");
         assert!(
-            stderr.contains("index format 1") && stderr.contains("format 2") && stderr.contains("build a new index"),
+            stderr.contains("index format 1")
+                && stderr.contains("format 2")
+                && stderr.contains("build a new index"),
             "{args:?}: {stderr}"
         );
     }

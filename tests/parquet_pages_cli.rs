@@ -38,8 +38,11 @@ fn write_pages(path: &Path, rows: &[Row], html_binary: bool) {
         Field::new("fetched_at", DataType::Utf8, true),
         Field::new("popularity", DataType::Float64, true),
     ]));
-    let (mut url, mut path_col, mut fetched) =
-        (StringBuilder::new(), StringBuilder::new(), StringBuilder::new());
+    let (mut url, mut path_col, mut fetched) = (
+        StringBuilder::new(),
+        StringBuilder::new(),
+        StringBuilder::new(),
+    );
     let (mut bin, mut text) = (BinaryBuilder::new(), StringBuilder::new());
     let mut pop = Float64Builder::new();
     for (u, h, p, f, n) in rows {
@@ -113,7 +116,11 @@ fn extract_reads_pages_from_parquet_found_by_content() {
     let crawl = dir.path().join("crawl-0001");
     write_pages(&crawl, &site_rows(), true);
     let out = run(&["extract", crawl.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let from_parquet = stdout_jsonl(&out);
     assert_eq!(from_parquet.len(), 16);
     let failures = check_expectations(&from_parquet, |p| p.to_string());
@@ -139,7 +146,11 @@ fn extract_reads_pages_from_parquet_found_by_content() {
     assert!(utf8.len() >= 8);
     write_pages(&sub.join("pages.parquet"), &utf8, false);
     let out = run(&["extract", sub.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let from_strings = stdout_jsonl(&out);
     assert_eq!(from_strings.len(), utf8.len());
     let all = by_url(&from_parquet);
@@ -165,13 +176,24 @@ fn bad_rows_are_error_records_naming_file_and_row_and_run_goes_on() {
         Some("yesterday".into()),
         None,
     )); // 8: bad fetched_at
-    rows.push((Some("http://x.example/c".into()), Some(Vec::new()), None, None, None)); // 9
+    rows.push((
+        Some("http://x.example/c".into()),
+        Some(Vec::new()),
+        None,
+        None,
+        None,
+    )); // 9
     let file = input.join("pages.parquet");
     write_pages(&file, &rows, true);
     // Not Parquet despite its name: one error for the file.
     std::fs::write(input.join("broken.parquet"), b"PAR1 but nothing else").unwrap();
     let out_dir = dir.path().join("out");
-    let out = run(&["run", "--out", out_dir.to_str().unwrap(), input.to_str().unwrap()]);
+    let out = run(&[
+        "run",
+        "--out",
+        out_dir.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let pages = jsonl(&out_dir.join("pages.jsonl"));
@@ -197,7 +219,10 @@ fn bad_rows_are_error_records_naming_file_and_row_and_run_goes_on() {
         let e = find(row);
         assert_eq!(e["error_kind"], kind, "{e}");
         let msg = e["error"].as_str().unwrap();
-        assert!(msg.contains(says) && msg.contains(&format!("row {row}")), "{e}");
+        assert!(
+            msg.contains(says) && msg.contains(&format!("row {row}")),
+            "{e}"
+        );
     }
     let broken = errors
         .iter()

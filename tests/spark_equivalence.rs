@@ -149,7 +149,11 @@ fn spark_job_equals_dedup_with_published_dates_and_canonical_urls() {
         "same published",
         "joined by shared canonical URL",
     ] {
-        assert!(count(what) >= 5, "only {} reasons with `{what}`", count(what));
+        assert!(
+            count(what) >= 5,
+            "only {} reasons with `{what}`",
+            count(what)
+        );
     }
 }
 

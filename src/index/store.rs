@@ -222,7 +222,10 @@ impl StoredDoc {
     pub fn posting_keys(&self, canonical: bool) -> Vec<u64> {
         let mut keys = self.band_keys.clone();
         if canonical {
-            for url in [&self.meta.canonical, &self.meta.url_key].into_iter().flatten() {
+            for url in [&self.meta.canonical, &self.meta.url_key]
+                .into_iter()
+                .flatten()
+            {
                 keys.push(link_key(url));
             }
             keys.sort_unstable();
@@ -257,7 +260,8 @@ impl StoredDoc {
         out.extend_from_slice(&m.boilerplate_ratio.to_bits().to_le_bytes());
         let day = m.published.map_or(0, |p| p.date.num_days_from_ce());
         out.extend_from_slice(&day.to_le_bytes());
-        let (psecs, pnanos) = instant.map_or((0, 0), |t| (t.timestamp(), t.timestamp_subsec_nanos()));
+        let (psecs, pnanos) =
+            instant.map_or((0, 0), |t| (t.timestamp(), t.timestamp_subsec_nanos()));
         out.extend_from_slice(&psecs.to_le_bytes());
         out.extend_from_slice(&pnanos.to_le_bytes());
         out.extend_from_slice(&(self.band_keys.len() as u32).to_le_bytes());

@@ -193,9 +193,10 @@ pub fn write_signatures<W: Write + Send>(
             boilerplate.append_value(d.meta.boilerplate_ratio);
             let p = d.meta.published.as_ref();
             published.append_option(p.map(|p| p.date.format("%Y-%m-%d").to_string()));
-            published_at.append_option(p.and_then(|p| p.instant).map(|t| {
-                t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
-            }));
+            published_at.append_option(
+                p.and_then(|p| p.instant)
+                    .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
+            );
             canonical.append_option(d.meta.canonical.as_deref());
             url_key.append_option(d.meta.url_key.as_deref());
             order
@@ -357,8 +358,8 @@ fn read_published(
             Some(_) => Err("published_at without published".into()),
         };
     };
-    let date = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
-        .map_err(|e| format!("`{day}`: {e}"))?;
+    let date =
+        chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").map_err(|e| format!("`{day}`: {e}"))?;
     let instant = instant
         .map(|t| t.parse().map_err(|e| format!("`{t}`: {e}")))
         .transpose()?;
@@ -488,7 +489,10 @@ mod tests {
         assert_eq!(metas[&1], docs[1].meta);
         let mut dated = docs[1].meta.clone();
         dated.published = Published::parse("2025-01-05");
-        assert_eq!(read_published(Some("2025-01-05"), None).unwrap(), dated.published);
+        assert_eq!(
+            read_published(Some("2025-01-05"), None).unwrap(),
+            dated.published
+        );
         assert!(read_published(None, Some("2025-01-05T00:00:00Z")).is_err());
         assert_eq!(read_metas(&path, Some(&[1])).unwrap().len(), 1);
     }

@@ -172,7 +172,12 @@ fn bytes(col: Option<&ArrayRef>, i: usize) -> Result<Option<Vec<u8>>, String> {
         DataType::BinaryView => col.as_binary_view().value(i).to_vec(),
         _ => match text(Some(col), i) {
             Some(s) => s.into_bytes(),
-            None => return Err(format!("`html` is {}, not a string or binary", col.data_type())),
+            None => {
+                return Err(format!(
+                    "`html` is {}, not a string or binary",
+                    col.data_type()
+                ))
+            }
         },
     }))
 }
@@ -203,19 +208,26 @@ fn time(col: Option<&ArrayRef>, i: usize) -> Result<Option<DateTime<Utc>>, Strin
         TimestampSecondType,
     };
     let nanos = match col.data_type() {
-        DataType::Timestamp(TimeUnit::Second, _) => {
-            col.as_primitive::<TimestampSecondType>().value(i).checked_mul(1_000_000_000)
-        }
-        DataType::Timestamp(TimeUnit::Millisecond, _) => {
-            col.as_primitive::<TimestampMillisecondType>().value(i).checked_mul(1_000_000)
-        }
-        DataType::Timestamp(TimeUnit::Microsecond, _) => {
-            col.as_primitive::<TimestampMicrosecondType>().value(i).checked_mul(1_000)
-        }
+        DataType::Timestamp(TimeUnit::Second, _) => col
+            .as_primitive::<TimestampSecondType>()
+            .value(i)
+            .checked_mul(1_000_000_000),
+        DataType::Timestamp(TimeUnit::Millisecond, _) => col
+            .as_primitive::<TimestampMillisecondType>()
+            .value(i)
+            .checked_mul(1_000_000),
+        DataType::Timestamp(TimeUnit::Microsecond, _) => col
+            .as_primitive::<TimestampMicrosecondType>()
+            .value(i)
+            .checked_mul(1_000),
         DataType::Timestamp(TimeUnit::Nanosecond, _) => {
             Some(col.as_primitive::<TimestampNanosecondType>().value(i))
         }
-        other => return Err(format!("`fetched_at` is {other}, not a string or timestamp")),
+        other => {
+            return Err(format!(
+                "`fetched_at` is {other}, not a string or timestamp"
+            ))
+        }
     }
     .ok_or_else(|| "`fetched_at` out of range".to_string())?;
     Ok(Some(DateTime::<Utc>::from_timestamp_nanos(nanos)))

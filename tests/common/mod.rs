@@ -175,7 +175,12 @@ pub fn dated_dedup_dev(template_dates: bool) -> Vec<String> {
                 );
             }
             let (month, day) = (1 + (h >> 44) % 3, 1 + (h >> 48) % 28);
-            let clock = format!("{:02}:{:02}:{:02}", (h >> 20) % 24, (h >> 28) % 60, (h >> 36) % 60);
+            let clock = format!(
+                "{:02}:{:02}:{:02}",
+                (h >> 20) % 24,
+                (h >> 28) % 60,
+                (h >> 36) % 60
+            );
             let root = r["root"].as_u64().unwrap_or(id);
             let published = match (h >> 40) % 5 {
                 0 => None,
