@@ -18,6 +18,12 @@ Steps, each the distributed form of what src/dedup/ does on one machine:
    `--max-leader-rounds` for the cap.
 3. Verification: the exact similarity of the two shingle sets (jaccard, dice or
    containment, the signer's measure), kept at or above the signer's threshold.
+3b. Canonical URLs (src/dedup/canonical.rs, on unless signed with --no-canonical):
+   documents declaring the same canonical URL, and the document whose own URL another
+   declares, are paired (all pairs in a group of at most 64, else a star around the
+   group's best-ranked member); a pair that is not already an edge becomes one when its
+   similarity reaches the signer's canonical_min_similarity. Such pairs are reported per
+   member (`canonical_with`) for the clusters' reasons.
 4. Connected components of the verified pairs by large-star/small-star (Kiveris et al.,
    "Connected Components in MapReduce and Beyond", SoCC 2014): O(log² n) rounds of
    DataFrame joins and aggregations; nothing is collected to the driver.
@@ -30,7 +36,8 @@ Steps, each the distributed form of what src/dedup/ does on one machine:
 
 Output (Parquet, one row per cluster member, the main included): main, member (document
 numbers of the signatures file), similarity to the main, first (the member belongs first
-to this main), main_degree, strict. `thresher clusters import` writes clusters.jsonl.
+to this main), main_degree, strict, canonical_with (the documents this member is joined
+to by a shared canonical URL rather than by its shingles). `thresher clusters import` writes clusters.jsonl.
 """
 
 import argparse
@@ -173,6 +180,39 @@ def candidate_edges(docs, threshold, measure, max_rounds, checkpoint):
     return edges
 
 
+def canonical_url_edges(docs, edges, floor, measure, checkpoint):
+    """Pairs sharing a canonical URL that are not already edges, verified at the
+    canonical floor (src/dedup/canonical.rs `pairs`, src/dedup/mod.rs)."""
+    declared = (docs.where(F.col("canonical_url").isNotNull())
+                .select(F.col("canonical_url").alias("ckey"), "doc"))
+    keys = declared.select("ckey").distinct()
+    # A page whose own URL others declare joins their group (once, if it does not
+    # declare that URL itself).
+    by_url = (docs.where(F.col("url_key").isNotNull()
+                         & (F.col("canonical_url").isNull() | (F.col("canonical_url") != F.col("url_key"))))
+              .select(F.col("url_key").alias("ckey"), "doc").join(keys, "ckey"))
+    groups = declared.unionByName(by_url).distinct()
+    sizes = (groups.groupBy("ckey").agg(F.count("*").alias("n"), F.min("doc").alias("best"))
+             .where("n >= 2"))
+    groups = checkpoint(groups.join(sizes, "ckey"))
+    small = groups.where(F.col("n") <= MAX_BUCKET_ALL_PAIRS)
+    pairs = (small.alias("x").join(small.alias("y"), "ckey")
+             .where(F.col("x.doc") < F.col("y.doc"))
+             .select(F.col("x.doc").alias("a"), F.col("y.doc").alias("b"))
+             .unionByName(groups.where((F.col("n") > MAX_BUCKET_ALL_PAIRS) & (F.col("doc") != F.col("best")))
+                          .select(F.col("best").alias("a"), F.col("doc").alias("b")))
+             .distinct()
+             .join(edges.select("a", "b"), ["a", "b"], "left_anti"))
+    shingles = docs.select("doc", "shingles")
+    joined = checkpoint(
+        pairs.join(shingles.withColumnRenamed("doc", "a").withColumnRenamed("shingles", "sa"), "a")
+        .join(shingles.withColumnRenamed("doc", "b").withColumnRenamed("shingles", "sb"), "b")
+        .select("a", "b", similarity(F.col("sa"), F.col("sb"), measure).alias("s"))
+        .where(F.col("s") >= F.lit(floor)))
+    log(f"{joined.count()} pairs joined by a shared canonical URL")
+    return joined
+
+
 def canonical(df, x, y):
     return (df.where(F.col(x) != F.col(y))
             .select(F.greatest(x, y).alias("u"), F.least(x, y).alias("v")).distinct())
@@ -275,10 +315,16 @@ def main(argv):
     # From here on `doc` is that rank; `docno` is the signatures file's number.
     docs = checkpoint(sigs.where("signed").orderBy("order", "key", "doc").select(
         F.monotonically_increasing_id().alias("doc"), F.col("doc").alias("docno"),
-        "order", "bands", "shingles"))
+        "order", "bands", "shingles", "canonical_url", "url_key"))
 
     log(f"{docs.count()} signed documents")
     edges = candidate_edges(docs, threshold, measure, args.max_leader_rounds, checkpoint)
+    if config.get("canonical", False):
+        by_canonical = canonical_url_edges(
+            docs, edges, float(config["canonical_min_similarity"]), measure, checkpoint)
+        edges = checkpoint(edges.unionByName(by_canonical))
+    else:
+        by_canonical = None
     comp = components(edges, checkpoint)
     if mode == "components":
         # The component's label is its smallest rank: its best member, the main.
@@ -309,6 +355,19 @@ def main(argv):
            .select(F.col("docno").alias("main"), "member", "similarity", "first", "main_degree", "strict")
            .join(number.withColumnRenamed("doc", "member"), "member")
            .select("main", F.col("docno").alias("member"), "similarity", "first", "main_degree", "strict"))
+    if by_canonical is None:
+        out = out.withColumn("canonical_with", F.array().cast("array<long>"))
+    else:
+        ends = (by_canonical.select(F.col("a").alias("doc"), F.col("b").alias("other"))
+                .unionByName(by_canonical.select(F.col("b").alias("doc"), F.col("a").alias("other")))
+                .join(number.withColumnRenamed("doc", "other").withColumnRenamed("docno", "other_no"), "other")
+                .join(number, "doc")
+                .groupBy(F.col("docno").alias("member"))
+                .agg(F.array_sort(F.collect_list("other_no")).alias("canonical_with")))
+        out = (out.join(ends, "member", "left")
+               .withColumn("canonical_with",
+                           F.coalesce("canonical_with", F.array().cast("array<long>"))))
+    out = out.select("main", "member", "similarity", "first", "main_degree", "strict", "canonical_with")
     out.write.mode("overwrite").parquet(args.out)
     log(f"{mode} clusters written to {args.out}")
     spark.stop()

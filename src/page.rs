@@ -55,6 +55,9 @@ pub enum ErrorKind {
     Manifest,
     /// An input path (directory, WARC) that yielded no pages at all.
     NoPages,
+    /// A Parquet file of pages that cannot be read, or a row of it without `url` or
+    /// `html` (`source/parquet_pages.rs`).
+    Parquet,
 }
 
 impl ErrorKind {
@@ -70,6 +73,7 @@ impl ErrorKind {
             ErrorKind::NoKey => "no_key",
             ErrorKind::Manifest => "manifest",
             ErrorKind::NoPages => "no_pages",
+            ErrorKind::Parquet => "parquet",
         }
     }
 }

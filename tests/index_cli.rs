@@ -176,6 +176,38 @@ fn dedup_dev_in_three_shuffled_batches_equals_one_dedup_run() {
     );
 }
 
+/// dedup-dev with publication dates, fetch times, canonical URLs and one host's template
+/// date (`common::dated_dedup_dev`), default main order (published first): three
+/// shuffled batches give exactly one dedup run's clusters, mains and reasons — the
+/// template date is forgotten over all batches (the index's date counters), documents
+/// sharing a canonical URL meet in one component (link postings).
+#[test]
+fn dated_dedup_dev_with_canonical_urls_in_three_batches_equals_one_run() {
+    let lines = dated_dedup_dev(true);
+    let dir = tempfile::tempdir().unwrap();
+    let batches = split(dir.path(), "dated", lines, 3, 16);
+    let opts = ["--threshold", "0.8", "--normalize", "words"];
+    batches_equal_one_run(dir.path(), &batches, &[1, 2, 0], &opts);
+    // The equality covers dates and canonical URLs only if they decided somewhere.
+    let all: Vec<&Path> = batches.iter().map(|p| p.as_path()).collect();
+    let expected = one_shot(&all, &opts);
+    for what in [
+        "earliest published",
+        "same published",
+        "joined by shared canonical URL",
+    ] {
+        let n = expected.lines().filter(|l| l.contains(what)).count();
+        assert!(n >= 5, "only {n} clusters with `{what}`");
+    }
+    let index = dir.path().join("index-[1, 2, 0]");
+    let check = run(&["index", "check", "--index", s(&index)]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
+
 #[test]
 fn generated_corpus_any_batches_any_order_both_modes() {
     let dir = tempfile::tempdir().unwrap();
@@ -495,4 +527,39 @@ fn query_remove_and_stats() {
     let rest = write_lines(&dir.path().join("rest.jsonl"), &rest);
     assert_eq!(export(&index), one_shot(&[&rest], &["--threshold", "0.8"]));
     ok(&run(&["index", "check", "--index", s(&index)]), "check");
+}
+
+/// An index of the previous layout (format 1: no dates, no canonical URLs) is refused
+/// with a message saying what to do, not read as if its documents had no dates.
+#[test]
+fn an_index_of_the_old_format_is_refused_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = write_lines(&dir.path().join("b.jsonl"), &generated_corpus(5, 20));
+    let index = dir.path().join("idx");
+    add(&index, &batch, &[], &[]);
+    {
+        let db = redb::Database::open(index.join("index.redb")).unwrap();
+        let txn = db.begin_write().unwrap();
+        {
+            let settings: redb::TableDefinition<&str, &str> =
+                redb::TableDefinition::new("settings");
+            let mut t = txn.open_table(settings).unwrap();
+            t.insert("format", "1").unwrap();
+        }
+        txn.commit().unwrap();
+    }
+    for args in [
+        vec!["index", "export", "--index", s(&index)],
+        vec!["index", "add", "--index", s(&index), s(&batch)],
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} accepted a format-1 index");
+        assert!(
+            stderr.contains("index format 1")
+                && stderr.contains("format 2")
+                && stderr.contains("build a new index"),
+            "{args:?}: {stderr}"
+        );
+    }
 }

@@ -484,7 +484,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let front = rules_cmd::front(&rules)?;
             let (cascade, learn) =
                 pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
-            let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
+            let bar = progress_bar(
+                (inputs.warcs.is_empty() && inputs.parquets.is_empty())
+                    .then_some(inputs.files.len()),
+            );
             let mut out = pipeline::open_output(output.as_deref())?;
             let out_name = output.clone().unwrap_or_else(|| PathBuf::from("-"));
             let mut log = error_args.beside(final_output.as_deref())?;
@@ -540,7 +543,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let front = rules_cmd::front(&rules)?;
             let (cascade, learn) =
                 pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
-            let bar = progress_bar(inputs.warcs.is_empty().then_some(inputs.files.len()));
+            let bar = progress_bar(
+                (inputs.warcs.is_empty() && inputs.parquets.is_empty())
+                    .then_some(inputs.files.len()),
+            );
             let policy = match duplicates.as_str() {
                 "drop" => DuplicatePolicy::Drop,
                 "keep" => DuplicatePolicy::Keep,
@@ -549,6 +555,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let again = report.then(|| source::Inputs {
                 files: inputs.files.clone(),
                 warcs: inputs.warcs.clone(),
+                parquets: inputs.parquets.clone(),
                 errors: Vec::new(),
             });
             let mut log = error_args.open(Some(out.join("errors.jsonl")))?;

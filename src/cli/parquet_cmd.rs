@@ -52,7 +52,7 @@ pub fn sign(files: &[PathBuf], config: &Config, output: &Path) -> Result<ExitCod
     let signer = Signer::with_stats(&config.dedup, stats);
     // A bad line costs that line (said on stderr), as in `dedup`.
     let mut failed = 0usize;
-    let (docs, skipped) = pipeline::read_and_sign(files, &signer, &mut |e| {
+    let (mut docs, skipped) = pipeline::read_and_sign(files, &signer, &mut |e| {
         eprintln!("error: {e}");
         failed += 1;
         Ok(())
@@ -65,6 +65,12 @@ pub fn sign(files: &[PathBuf], config: &Config, output: &Path) -> Result<ExitCod
     }
     if skipped > 0 {
         eprintln!("warning: {skipped} lines had no text key (id, path or url) or were error records; skipped");
+    }
+    // As `dedup` does before clustering: a date the site's template repeats does not
+    // order mains; the signatures carry the dates the main order is to compare.
+    let template_dates = crate::dedup::template_dates::forget_template_dates(&mut docs);
+    if template_dates > 0 {
+        eprintln!("{template_dates} publication dates ignored as their site template's");
     }
     write_atomically(output, |file| {
         signatures::write_signatures(&docs, &config.dedup, file, output)

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use super::DocEntry;
+use crate::choose_main::{DocMeta, Published};
 
 /// Pages of one host sharing one timestamp (with time of day) that make it a template's.
 /// Hand-set: two articles can share a minute; three with the same second do not.
@@ -17,8 +18,35 @@ pub const MIN_SHARED_INSTANT: usize = 3;
 pub const MIN_PAGES_FOR_DAY: usize = 5;
 
 fn host(doc: &DocEntry) -> &str {
-    let k = doc.meta.url_key.as_deref().unwrap_or("");
+    host_of(&doc.meta)
+}
+
+fn host_of(meta: &DocMeta) -> &str {
+    let k = meta.url_key.as_deref().unwrap_or("");
     k.split(['/', '?']).next().unwrap_or(k)
+}
+
+/// Whether a date is a template's, given how many pages of its host carry its instant
+/// (0 without one), its day, and any date.
+pub fn is_template(p: &Published, same_instant: usize, same_day: usize, dated: usize) -> bool {
+    let by_instant = p.instant.is_some() && same_instant >= MIN_SHARED_INSTANT;
+    let by_day = dated >= MIN_PAGES_FOR_DAY && same_day * 2 > dated;
+    by_instant || by_day
+}
+
+/// The counters a document's date adds one to, for a store that keeps them across
+/// batches (`index/`): `[host's dated pages, host's day, host's instant]` (the last only
+/// with an instant). Empty for an undated document.
+pub fn count_keys(meta: &DocMeta) -> Vec<String> {
+    let Some(p) = &meta.published else {
+        return Vec::new();
+    };
+    let h = host_of(meta);
+    let mut keys = vec![format!("n {h}"), format!("d {h} {}", p.date)];
+    if let Some(t) = p.instant {
+        keys.push(format!("i {h} {}", t.timestamp()));
+    }
+    keys
 }
 
 /// Clear the `published` of documents whose date is their site template's. Returns how
@@ -43,12 +71,8 @@ pub fn forget_template_dates(docs: &mut [DocEntry]) -> usize {
                 return false;
             };
             let h = host(d);
-            let by_instant = p
-                .instant
-                .is_some_and(|t| instants[&(h, t.timestamp())] >= MIN_SHARED_INSTANT);
-            let n = dated[h];
-            let by_day = n >= MIN_PAGES_FOR_DAY && days[&(h, p.date)] * 2 > n;
-            by_instant || by_day
+            let same_instant = p.instant.map_or(0, |t| instants[&(h, t.timestamp())]);
+            is_template(p, same_instant, days[&(h, p.date)], dated[h])
         })
         .collect();
     let mut cleared = 0;
@@ -64,7 +88,6 @@ pub fn forget_template_dates(docs: &mut [DocEntry]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::choose_main::{DocMeta, Published};
 
     fn doc(url: &str, published: &str) -> DocEntry {
         DocEntry {

@@ -132,7 +132,10 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
             },
         }
     }
+    // Documents are also posted under link keys of their URLs when canonical URLs join.
+    let canonical = config.as_ref().is_some_and(|c| c.canonical);
     let mut band_total = 0u64;
+    let mut date_counts: std::collections::HashMap<String, u64> = Default::default();
     for entry in docs.iter().map_err(|e| s(&e))? {
         let (id, blob) = entry.map_err(|e| s(&e))?;
         let id = id.value();
@@ -147,7 +150,10 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
                 continue;
             }
         };
-        band_total += doc.band_keys.len() as u64;
+        band_total += doc.posting_keys(canonical).len() as u64;
+        for k in crate::dedup::template_dates::count_keys(&doc.meta) {
+            *date_counts.entry(k).or_default() += 1;
+        }
         match keys.get(doc.meta.key.as_str()).map_err(|e| s(&e))? {
             Some(k) if k.value() == id => {}
             Some(k) => report.problem(format!(
@@ -201,20 +207,35 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
             let has = match docs.get(id).map_err(|e| s(&e))? {
                 None => false,
                 Some(d) => StoredDoc::decode(d.value())
-                    .map(|d| d.band_keys.binary_search(&k).is_ok())
+                    .map(|d| d.posting_keys(canonical).binary_search(&k).is_ok())
                     .unwrap_or(false),
             };
             if !has {
                 report.problem(format!(
-                    "posting {k:016x} → document {id}, which is missing or has no such band key"
+                    "posting {k:016x} → document {id}, which is missing or has no such band or URL key"
                 ));
             }
         }
     }
     if report.postings != band_total {
         report.problem(format!(
-            "{} postings for {band_total} band keys of documents: a document is missing from a bucket",
+            "{} postings for {band_total} band and URL keys of documents: a document is missing from a bucket",
             report.postings
+        ));
+    }
+    // The date counters must be those of the stored documents.
+    let dates = txn.open_table(store::DATES).map_err(|e| s(&e))?;
+    let mut wrong_dates = 0usize;
+    for entry in dates.iter().map_err(|e| s(&e))? {
+        let (k, n) = entry.map_err(|e| s(&e))?;
+        if date_counts.remove(k.value()) != Some(n.value()) {
+            wrong_dates += 1;
+        }
+    }
+    wrong_dates += date_counts.len();
+    if wrong_dates > 0 {
+        report.problem(format!(
+            "{wrong_dates} publication-date counters differ from the stored documents' dates"
         ));
     }
     let batches = txn.open_table(BATCHES).map_err(|e| s(&e))?;

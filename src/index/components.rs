@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use redb::{ReadableDatabase, ReadableMultimapTable};
 
-use super::store::{StoredDoc, DOCS, POSTINGS, SHINGLES};
+use super::store::{forget_template_date, StoredDoc, DATES, DOCS, POSTINGS, SHINGLES};
 use super::Index;
 use crate::dedup::{cluster::UnionFind, find_clusters, DocEntry};
 use crate::error::{Error, Result};
@@ -66,7 +66,7 @@ impl Index {
                 })?;
                 let doc = StoredDoc::decode(doc.value())
                     .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
-                for k in doc.band_keys {
+                for k in doc.posting_keys(self.config.canonical) {
                     let members = postings.get(k).map_err(|e| err(&e))?;
                     // Only large buckets are remembered (so that 10,000 copies are not
                     // read 10,000 times); remembering every key would cost tens of bytes
@@ -148,6 +148,7 @@ impl Index {
         let txn = self.store.db.begin_read().map_err(|e| err(&e))?;
         let docs = txn.open_table(DOCS).map_err(|e| err(&e))?;
         let shingles = txn.open_table(SHINGLES).map_err(|e| err(&e))?;
+        let dates = txn.open_table(DATES).map_err(|e| err(&e))?;
         let mut lines: Vec<(String, Vec<u8>)> = Vec::new();
         let mut in_clusters = 0;
         let mut group: Vec<DocEntry> = Vec::new();
@@ -173,7 +174,9 @@ impl Index {
                 flush(&mut group)?;
             }
             for &id in comp {
-                group.push(self.load_entry(&docs, &shingles, id)?);
+                let mut entry = self.load_entry(&docs, &shingles, id)?;
+                forget_template_date(&dates, &mut entry.meta).map_err(|e| err(&e))?;
+                group.push(entry);
             }
         }
         if !group.is_empty() {

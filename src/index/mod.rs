@@ -25,7 +25,7 @@ use redb::{ReadableMultimapTable, ReadableTable};
 
 use crate::dedup::{DedupConfig, DocEntry, Method, Signer};
 use crate::error::Result;
-use store::{Store, StoredDoc, BATCHES, DOCS, KEYS, POSTINGS, SETTINGS, SHINGLES};
+use store::{Store, StoredDoc, BATCHES, DATES, DOCS, KEYS, POSTINGS, SETTINGS, SHINGLES};
 
 /// Documents written per transaction by `index add` unless `--commit-every` says
 /// otherwise: large enough that the fsync of a commit costs little per document, small
@@ -91,6 +91,7 @@ impl Index {
                     txn.open_multimap_table(POSTINGS)
                         .map_err(|e| store.err(e))?;
                     txn.open_table(BATCHES).map_err(|e| store.err(e))?;
+                    txn.open_table(DATES).map_err(|e| store.err(e))?;
                 }
                 txn.commit().map_err(|e| store.err(e))?;
                 given.clone()
@@ -249,6 +250,7 @@ impl Index {
             let mut docs = txn.open_table(DOCS).map_err(|e| err(&e))?;
             let mut shingles = txn.open_table(SHINGLES).map_err(|e| err(&e))?;
             let mut postings = txn.open_multimap_table(POSTINGS).map_err(|e| err(&e))?;
+            let mut dates = txn.open_table(DATES).map_err(|e| err(&e))?;
             let mut next_id: u64 = settings
                 .get("next_id")
                 .map_err(|e| err(&e))?
@@ -288,9 +290,10 @@ impl Index {
                         if let Some(old) = old {
                             let old = StoredDoc::decode(&old)
                                 .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
-                            for k in old.band_keys {
+                            for k in old.posting_keys(self.config.canonical) {
                                 postings.remove(k, id).map_err(|e| err(&e))?;
                             }
+                            store::count_dates(&mut dates, &old.meta, -1).map_err(|e| err(&e))?;
                         }
                         report.updated += 1;
                         id
@@ -305,8 +308,9 @@ impl Index {
                     }
                 };
                 docs.insert(id, &enc[..]).map_err(|e| err(&e))?;
+                store::count_dates(&mut dates, &doc.meta, 1).map_err(|e| err(&e))?;
                 shingles.insert(id, &enc_set[..]).map_err(|e| err(&e))?;
-                new_postings.insert(id, doc.band_keys);
+                new_postings.insert(id, doc.posting_keys(self.config.canonical));
                 report.ids.push(id);
             }
             let mut sorted: Vec<(u64, u64)> = new_postings

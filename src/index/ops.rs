@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use redb::{ReadableDatabase, ReadableMultimapTable, ReadableTable, ReadableTableMetadata};
 
 use super::components::write_atomically;
-use super::store::{StoredDoc, BATCHES, DOCS, KEYS, POSTINGS, SHINGLES};
+use super::store::{self, StoredDoc, BATCHES, DATES, DOCS, KEYS, POSTINGS, SHINGLES};
 use super::Index;
 use crate::error::Result;
 
@@ -85,6 +85,7 @@ impl Index {
             let mut docs = txn.open_table(DOCS).map_err(|e| err(&e))?;
             let mut shingles = txn.open_table(SHINGLES).map_err(|e| err(&e))?;
             let mut postings = txn.open_multimap_table(POSTINGS).map_err(|e| err(&e))?;
+            let mut dates = txn.open_table(DATES).map_err(|e| err(&e))?;
             for key in keys_to_remove {
                 let Some(id) = keys
                     .remove(key.as_str())
@@ -102,7 +103,8 @@ impl Index {
                 if let Some(doc) = doc {
                     let doc = StoredDoc::decode(&doc)
                         .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
-                    for k in doc.band_keys {
+                    store::count_dates(&mut dates, &doc.meta, -1).map_err(|e| err(&e))?;
+                    for k in doc.posting_keys(self.config.canonical) {
                         postings.remove(k, id).map_err(|e| err(&e))?;
                         for m in postings.get(k).map_err(|e| err(&e))? {
                             neighbours.push(m.map_err(|e| err(&e))?.value());

@@ -14,10 +14,10 @@
 
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Utc};
-use redb::{Database, MultimapTableDefinition, ReadableDatabase, TableDefinition};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use redb::{Database, MultimapTableDefinition, ReadableDatabase, ReadableTable, TableDefinition};
 
-use crate::choose_main::DocMeta;
+use crate::choose_main::{DocMeta, Published};
 use crate::dedup::{DedupConfig, DocEntry, DocSignature};
 use crate::error::{Error, Result};
 
@@ -27,9 +27,52 @@ pub const DOCS: TableDefinition<u64, &[u8]> = TableDefinition::new("docs");
 pub const SHINGLES: TableDefinition<u64, &[u8]> = TableDefinition::new("shingles");
 pub const POSTINGS: MultimapTableDefinition<u64, u64> = MultimapTableDefinition::new("postings");
 pub const BATCHES: TableDefinition<u64, &str> = TableDefinition::new("batches");
+/// Counters of publication dates per host, day and instant
+/// (`dedup::template_dates::count_keys`), kept with the documents so that a date a
+/// site's template repeats is forgotten as one `dedup` run over all batches forgets it.
+pub const DATES: TableDefinition<&str, u64> = TableDefinition::new("dates");
 
-/// Layout version of the tables; an index of another version is refused.
-pub const FORMAT: &str = "1";
+/// Add `delta` (±1) to the date counters of `meta` (a counter at zero is removed).
+pub fn count_dates(
+    table: &mut redb::Table<&str, u64>,
+    meta: &DocMeta,
+    delta: i64,
+) -> std::result::Result<(), redb::StorageError> {
+    for key in crate::dedup::template_dates::count_keys(meta) {
+        let now = table.get(key.as_str())?.map_or(0, |v| v.value()) as i64 + delta;
+        if now > 0 {
+            table.insert(key.as_str(), now as u64)?;
+        } else {
+            table.remove(key.as_str())?;
+        }
+    }
+    Ok(())
+}
+
+/// `meta`'s publication date forgotten when the stored counters make it its site
+/// template's (as `dedup::template_dates::forget_template_dates` over all documents).
+pub fn forget_template_date(
+    table: &impl ReadableTable<&'static str, u64>,
+    meta: &mut DocMeta,
+) -> std::result::Result<(), redb::StorageError> {
+    let Some(p) = meta.published else {
+        return Ok(());
+    };
+    let keys = crate::dedup::template_dates::count_keys(meta);
+    let mut counts = [0usize; 3];
+    for (c, k) in counts.iter_mut().zip(&keys) {
+        *c = table.get(k.as_str())?.map_or(0, |v| v.value()) as usize;
+    }
+    let [dated, same_day, same_instant] = counts;
+    if crate::dedup::template_dates::is_template(&p, same_instant, same_day, dated) {
+        meta.published = None;
+    }
+    Ok(())
+}
+
+/// Layout version of the tables; an index of another version is refused. 2: documents
+/// carry their publication date, canonical URL and URL key (1 had neither).
+pub const FORMAT: &str = "2";
 
 /// redb's page cache. redb's default (1 GiB) alone would exceed the memory budget of an
 /// add of a million documents (≤ 1 GB peak); 256 MiB keeps the postings' upper B-tree
@@ -127,7 +170,7 @@ impl Store {
             Some(FORMAT) => {}
             Some(other) => {
                 return Err(self.err(format!(
-                    "index format {other}, this thresher reads format {FORMAT}"
+                    "index format {other}, this thresher reads format {FORMAT} only (format 2 stores publication dates and canonical URLs, which format 1 lacks); build a new index from the batches with `thresher index add`"
                 )))
             }
             None => return Ok(None),
@@ -171,14 +214,43 @@ impl StoredDoc {
         ))
     }
 
+    /// The keys this document is posted under: its band keys and, when canonical URLs
+    /// join documents, one link key for its canonical URL and one for its own URL, so
+    /// that documents sharing a canonical URL (or one's URL the other's canonical) are in
+    /// one component. Sorted, unique. A link key equal to a band key by chance only
+    /// merges two components, which changes no cluster.
+    pub fn posting_keys(&self, canonical: bool) -> Vec<u64> {
+        let mut keys = self.band_keys.clone();
+        if canonical {
+            for url in [&self.meta.canonical, &self.meta.url_key]
+                .into_iter()
+                .flatten()
+            {
+                keys.push(link_key(url));
+            }
+            keys.sort_unstable();
+            keys.dedup();
+        }
+        keys
+    }
+
     /// Encoding (hand-written: a fixed little-endian layout keeps floats and times exact,
     /// which the main order compares, and needs no serialization crate):
-    /// `flags u8 (1: has fetched_at) | secs i64 | nanos u32 | popularity f64 |
-    /// boilerplate f64 | n u32 | n band keys u64 | key (UTF-8, the rest)`.
+    /// `flags u8 (1: fetched_at, 2: published, 4: published instant, 8: canonical,
+    /// 16: url key) | secs i64 | nanos u32 | popularity f64 | boilerplate f64 |
+    /// published day i32 (days from CE) | instant secs i64 | instant nanos u32 |
+    /// n u32 | n band keys u64 | canonical: len u32, UTF-8 | url key: len u32, UTF-8 |
+    /// key (UTF-8, the rest)`.
     pub fn encode(&self) -> Vec<u8> {
         let m = &self.meta;
-        let mut out = Vec::with_capacity(37 + 8 * self.band_keys.len() + m.key.len());
-        out.push(m.fetched_at.is_some() as u8);
+        let mut out = Vec::with_capacity(61 + 8 * self.band_keys.len() + m.key.len());
+        let instant = m.published.and_then(|p| p.instant);
+        let flags = m.fetched_at.is_some() as u8
+            | (m.published.is_some() as u8) << 1
+            | (instant.is_some() as u8) << 2
+            | (m.canonical.is_some() as u8) << 3
+            | (m.url_key.is_some() as u8) << 4;
+        out.push(flags);
         let (secs, nanos) = m
             .fetched_at
             .map_or((0, 0), |t| (t.timestamp(), t.timestamp_subsec_nanos()));
@@ -186,9 +258,20 @@ impl StoredDoc {
         out.extend_from_slice(&nanos.to_le_bytes());
         out.extend_from_slice(&m.popularity.to_bits().to_le_bytes());
         out.extend_from_slice(&m.boilerplate_ratio.to_bits().to_le_bytes());
+        let day = m.published.map_or(0, |p| p.date.num_days_from_ce());
+        out.extend_from_slice(&day.to_le_bytes());
+        let (psecs, pnanos) =
+            instant.map_or((0, 0), |t| (t.timestamp(), t.timestamp_subsec_nanos()));
+        out.extend_from_slice(&psecs.to_le_bytes());
+        out.extend_from_slice(&pnanos.to_le_bytes());
         out.extend_from_slice(&(self.band_keys.len() as u32).to_le_bytes());
         for k in &self.band_keys {
             out.extend_from_slice(&k.to_le_bytes());
+        }
+        for s in [&m.canonical, &m.url_key] {
+            let s = s.as_deref().unwrap_or("");
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
         }
         out.extend_from_slice(m.key.as_bytes());
         out
@@ -201,25 +284,52 @@ impl StoredDoc {
                 .ok_or_else(|| format!("document record of {} bytes is truncated", bytes.len()))
         };
         let u64_at = |at: usize| take(at, 8).map(|b| u64::from_le_bytes(b.try_into().unwrap()));
+        let u32_at = |at: usize| take(at, 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
         let flags = take(0, 1)?[0];
+        if flags >> 5 != 0 || (flags & 4 != 0 && flags & 2 == 0) {
+            return Err(format!("unknown flags {flags}"));
+        }
         let secs = u64_at(1)? as i64;
-        let nanos = u32::from_le_bytes(take(9, 4)?.try_into().unwrap());
+        let nanos = u32_at(9)?;
         let popularity = f64::from_bits(u64_at(13)?);
         let boilerplate_ratio = f64::from_bits(u64_at(21)?);
-        let n = u32::from_le_bytes(take(29, 4)?.try_into().unwrap()) as usize;
+        let day = u32_at(29)? as i32;
+        let psecs = u64_at(33)? as i64;
+        let pnanos = u32_at(41)?;
+        let n = u32_at(45)? as usize;
         let band_keys = (0..n)
-            .map(|i| u64_at(33 + 8 * i))
+            .map(|i| u64_at(49 + 8 * i))
             .collect::<std::result::Result<Vec<u64>, String>>()?;
-        let key = std::str::from_utf8(&bytes[(33 + 8 * n).min(bytes.len())..])
+        let mut at = 49 + 8 * n;
+        let mut text = |present: bool| -> std::result::Result<Option<String>, String> {
+            let len = u32_at(at)? as usize;
+            let s = std::str::from_utf8(take(at + 4, len)?)
+                .map_err(|_| "a URL key is not UTF-8".to_string())?
+                .to_string();
+            at += 4 + len;
+            Ok(present.then_some(s))
+        };
+        let canonical = text(flags & 8 != 0)?;
+        let url_key = text(flags & 16 != 0)?;
+        let key = std::str::from_utf8(&bytes[at.min(bytes.len())..])
             .map_err(|_| "document key is not UTF-8".to_string())?
             .to_string();
-        let fetched_at = match flags {
-            0 => None,
-            1 => Some(
-                DateTime::<Utc>::from_timestamp(secs, nanos)
-                    .ok_or_else(|| format!("fetched_at {secs}.{nanos} out of range"))?,
-            ),
-            f => return Err(format!("unknown flags {f}")),
+        let time = |secs: i64, nanos: u32, what: &str| {
+            DateTime::<Utc>::from_timestamp(secs, nanos)
+                .ok_or_else(|| format!("{what} {secs}.{nanos} out of range"))
+        };
+        let fetched_at = (flags & 1 != 0)
+            .then(|| time(secs, nanos, "fetched_at"))
+            .transpose()?;
+        let published = if flags & 2 != 0 {
+            let date = NaiveDate::from_num_days_from_ce_opt(day)
+                .ok_or_else(|| format!("published day {day} out of range"))?;
+            let instant = (flags & 4 != 0)
+                .then(|| time(psecs, pnanos, "published"))
+                .transpose()?;
+            Some(Published { date, instant })
+        } else {
+            None
         };
         Ok(StoredDoc {
             meta: DocMeta {
@@ -227,15 +337,18 @@ impl StoredDoc {
                 fetched_at,
                 popularity,
                 boilerplate_ratio,
-                // Not stored yet (session 5 merge): the index orders mains by fetch time,
-                // popularity and boilerplate, and joins no canonical URLs.
-                published: None,
-                canonical: None,
-                url_key: None,
+                published,
+                canonical,
+                url_key,
             },
             band_keys,
         })
     }
+}
+
+/// The posting key of a URL key (canonical or own; [`StoredDoc::posting_keys`]).
+pub fn link_key(url_key: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(url_key.as_bytes(), 0x63616e6f6e)
 }
 
 pub fn encode_shingles(set: &[u64]) -> Vec<u8> {
@@ -279,13 +392,29 @@ mod tests {
                 fetched_at: Some("2025-03-01T10:20:30.123456789Z".parse().unwrap()),
                 popularity: 0.1 + 0.2,
                 boilerplate_ratio: 1.0 / 3.0,
-                published: None,
-                canonical: None,
-                url_key: None,
+                published: Published::parse("2024-12-11T01:00:00.5+09:00"),
+                canonical: Some("x.com/a".into()),
+                url_key: Some("x.com/a/print?p=1".into()),
             },
             band_keys: vec![1, u64::MAX, 42],
         };
         assert_eq!(StoredDoc::decode(&doc.encode()).unwrap(), doc);
+        for (published, canonical, url_key) in [
+            (Published::parse("1999-01-02"), None, Some("y.org")),
+            (None, Some("é.com/ü"), None),
+            (Published::parse("0001-01-01"), Some(""), Some("")),
+        ] {
+            let other = StoredDoc {
+                meta: DocMeta {
+                    published,
+                    canonical: canonical.map(String::from),
+                    url_key: url_key.map(String::from),
+                    ..doc.meta.clone()
+                },
+                band_keys: vec![7],
+            };
+            assert_eq!(StoredDoc::decode(&other.encode()).unwrap(), other);
+        }
         let none = StoredDoc {
             meta: DocMeta {
                 fetched_at: None,

@@ -21,7 +21,9 @@ use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::{ArrowWriter, ProjectionMask};
 
-use crate::choose_main::{Criterion, DocMeta, MainOrder};
+use chrono::Datelike;
+
+use crate::choose_main::{Criterion, DocMeta, MainOrder, Published};
 use crate::dedup::{minhash, DedupConfig, DocEntry, Method, Sketch};
 use crate::error::{Error, Result};
 
@@ -48,6 +50,14 @@ pub fn schema() -> Arc<Schema> {
         Field::new("fetched_at", DataType::Utf8, true),
         Field::new("popularity", DataType::Float64, false),
         Field::new("boilerplate_ratio", DataType::Float64, false),
+        // The publication date as the main order compares it (template dates already
+        // forgotten): the day as written, and the UTC instant when the source gave one.
+        Field::new("published", DataType::Utf8, true),
+        Field::new("published_at", DataType::Utf8, true),
+        // The canonical URL and the document's own URL as dedup compares them
+        // (`dedup::canonical::url_key`: no scheme, no `www.`, no trailing `/`).
+        Field::new("canonical_url", DataType::Utf8, true),
+        Field::new("url_key", DataType::Utf8, true),
         list("order"),
         Field::new("signed", DataType::Boolean, false),
         list("bands"),
@@ -76,10 +86,19 @@ pub fn order_key(order: &MainOrder, meta: &DocMeta) -> Vec<i64> {
             // Higher popularity first: the bitwise complement reverses the order.
             Criterion::Popularity => out.push(!total(meta.popularity)),
             Criterion::Boilerplate => out.push(total(meta.boilerplate_ratio)),
-            // Publication dates are not in the signatures yet (session 5 merge): every
-            // document ties on this key here and in `clusters import`, so the Spark
-            // route orders mains by the other keys.
-            Criterion::Published => out.push(0),
+            // `Published::cmp_time`'s key (UTC day, then the instant's second, a date
+            // alone after every instant of its day); undated documents last.
+            Criterion::Published => match &meta.published {
+                Some(p) => {
+                    let day = p.instant.map_or(p.date, |t| t.date_naive());
+                    out.extend([
+                        0,
+                        day.num_days_from_ce() as i64,
+                        p.instant.map_or(i64::MAX, |t| t.timestamp()),
+                    ]);
+                }
+                None => out.extend([1, 0, 0]),
+            },
         }
     }
     out
@@ -153,6 +172,10 @@ pub fn write_signatures<W: Write + Send>(
         let mut fetched = StringBuilder::new();
         let mut popularity = Float64Builder::new();
         let mut boilerplate = Float64Builder::new();
+        let mut published = StringBuilder::new();
+        let mut published_at = StringBuilder::new();
+        let mut canonical = StringBuilder::new();
+        let mut url_key = StringBuilder::new();
         let mut order = ListBuilder::new(Int64Builder::new()).with_field(item_field());
         let mut signed = BooleanBuilder::new();
         let mut bands = ListBuilder::new(Int64Builder::new()).with_field(item_field());
@@ -168,6 +191,14 @@ pub fn write_signatures<W: Write + Send>(
             );
             popularity.append_value(d.meta.popularity);
             boilerplate.append_value(d.meta.boilerplate_ratio);
+            let p = d.meta.published.as_ref();
+            published.append_option(p.map(|p| p.date.format("%Y-%m-%d").to_string()));
+            published_at.append_option(
+                p.and_then(|p| p.instant)
+                    .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
+            );
+            canonical.append_option(d.meta.canonical.as_deref());
+            url_key.append_option(d.meta.url_key.as_deref());
             order
                 .values()
                 .append_slice(&order_key(&config.main_order, &d.meta));
@@ -197,6 +228,10 @@ pub fn write_signatures<W: Write + Send>(
             Arc::new(fetched.finish()),
             Arc::new(popularity.finish()),
             Arc::new(boilerplate.finish()),
+            Arc::new(published.finish()),
+            Arc::new(published_at.finish()),
+            Arc::new(canonical.finish()),
+            Arc::new(url_key.finish()),
             Arc::new(order.finish()),
             Arc::new(signed.finish()),
             Arc::new(bands.finish()),
@@ -250,6 +285,10 @@ pub fn read_metas(path: &Path, wanted: Option<&[i64]>) -> Result<HashMap<i64, Do
             "fetched_at",
             "popularity",
             "boilerplate_ratio",
+            "published",
+            "published_at",
+            "canonical_url",
+            "url_key",
         ],
     );
     let reader = builder
@@ -266,6 +305,13 @@ pub fn read_metas(path: &Path, wanted: Option<&[i64]>) -> Result<HashMap<i64, Do
         let fetched = column::<arrow_array::StringArray>(&batch, "fetched_at", path)?;
         let popularity = column::<arrow_array::Float64Array>(&batch, "popularity", path)?;
         let boilerplate = column::<arrow_array::Float64Array>(&batch, "boilerplate_ratio", path)?;
+        let published = column::<arrow_array::StringArray>(&batch, "published", path)?;
+        let published_at = column::<arrow_array::StringArray>(&batch, "published_at", path)?;
+        let canonical = column::<arrow_array::StringArray>(&batch, "canonical_url", path)?;
+        let url_key = column::<arrow_array::StringArray>(&batch, "url_key", path)?;
+        let text = |a: &arrow_array::StringArray, i: usize| {
+            (!a.is_null(i)).then(|| a.value(i).to_string())
+        };
         for i in 0..batch.num_rows() {
             let d = doc.value(i);
             if wanted.as_ref().is_some_and(|w| !w.contains(&d)) {
@@ -285,17 +331,39 @@ pub fn read_metas(path: &Path, wanted: Option<&[i64]>) -> Result<HashMap<i64, Do
                     fetched_at,
                     popularity: popularity.value(i),
                     boilerplate_ratio: boilerplate.value(i),
-                    // Not in the signatures yet (session 5 merge): the Spark route orders
-                    // mains by fetch time, popularity and boilerplate, and joins no
-                    // canonical URLs.
-                    published: None,
-                    canonical: None,
-                    url_key: None,
+                    published: read_published(
+                        text(published, i).as_deref(),
+                        text(published_at, i).as_deref(),
+                    )
+                    .map_err(|e| {
+                        Error::Config(format!("{}: doc {d}: published: {e}", path.display()))
+                    })?,
+                    canonical: text(canonical, i),
+                    url_key: text(url_key, i),
                 },
             );
         }
     }
     Ok(out)
+}
+
+/// A [`Published`] back from its two columns (the day, the instant).
+fn read_published(
+    day: Option<&str>,
+    instant: Option<&str>,
+) -> std::result::Result<Option<Published>, String> {
+    let Some(day) = day else {
+        return match instant {
+            None => Ok(None),
+            Some(_) => Err("published_at without published".into()),
+        };
+    };
+    let date =
+        chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").map_err(|e| format!("`{day}`: {e}"))?;
+    let instant = instant
+        .map(|t| t.parse().map_err(|e| format!("`{t}`: {e}")))
+        .transpose()?;
+    Ok(Some(Published { date, instant }))
 }
 
 #[cfg(test)]
@@ -327,8 +395,28 @@ mod tests {
             meta(None, 100.0, 0.0),
             meta(None, -1.0, 0.0),
         ];
+        // Every published form against every other: a day alone, instants on that day
+        // and the next (one from an offset that moves it to another UTC day), none.
+        let mut metas = metas.to_vec();
+        for (i, p) in [
+            "2024-12-10",
+            "2024-12-10",
+            "2024-12-10T23:00:00Z",
+            "2024-12-11T01:00:00+09:00",
+            "2024-12-10T20:00:00.7Z",
+            "2024-12-11",
+            "1969-07-20T20:17:40Z",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut m = metas[i % 8].clone();
+            m.published = Published::parse(p);
+            metas.push(m);
+        }
         for order in [
             MainOrder::default(),
+            "published,boilerplate".parse().unwrap(),
             "boilerplate,popularity".parse().unwrap(),
             "popularity,fetched_at".parse().unwrap(),
         ] {
@@ -381,9 +469,9 @@ mod tests {
                     fetched_at: Some("2025-03-01T10:00:00.123Z".parse().unwrap()),
                     popularity: 2.0,
                     boilerplate_ratio: 0.25,
-                    published: None,
-                    canonical: None,
-                    url_key: None,
+                    published: Published::parse("2025-02-28T23:30:00.25-05:00"),
+                    canonical: Some("x.com/a".into()),
+                    url_key: Some("x.com/a/print".into()),
                 },
                 signature: signer.sign("one two three four five six seven"),
             },
@@ -399,6 +487,13 @@ mod tests {
         let metas = read_metas(&path, None).unwrap();
         assert_eq!(metas[&0], docs[0].meta);
         assert_eq!(metas[&1], docs[1].meta);
+        let mut dated = docs[1].meta.clone();
+        dated.published = Published::parse("2025-01-05");
+        assert_eq!(
+            read_published(Some("2025-01-05"), None).unwrap(),
+            dated.published
+        );
+        assert!(read_published(None, Some("2025-01-05T00:00:00Z")).is_err());
         assert_eq!(read_metas(&path, Some(&[1])).unwrap().len(), 1);
     }
 }

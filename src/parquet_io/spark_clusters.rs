@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use arrow_array::{Array, BooleanArray, Float64Array, Int64Array};
+use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, ListArray};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::dedup::{make_cluster, Cluster, DedupConfig, DocEntry};
@@ -15,12 +15,14 @@ use crate::error::{Error, Result};
 use super::{column, parquet_error, signatures};
 
 /// One member row of the job's output.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct MemberRow {
     member: i64,
     similarity: f64,
     /// Belongs first to this main's cluster (strict mode; always true for components).
     first: bool,
+    /// Documents this member is joined to by a shared canonical URL, not its shingles.
+    canonical_with: Vec<i64>,
 }
 
 /// The Parquet files of a Spark output directory (part files; `_SUCCESS`, `.crc` and
@@ -71,6 +73,7 @@ pub fn import(
             let first = column::<BooleanArray>(&batch, "first", &file)?;
             let main_degree = column::<Int64Array>(&batch, "main_degree", &file)?;
             let is_strict = column::<BooleanArray>(&batch, "strict", &file)?;
+            let canonical_with = column::<ListArray>(&batch, "canonical_with", &file)?;
             for i in 0..batch.num_rows() {
                 if [main.is_null(i), member.is_null(i), sim.is_null(i)].contains(&true) {
                     return Err(Error::Config(format!(
@@ -89,6 +92,18 @@ pub fn import(
                     member: member.value(i),
                     similarity: sim.value(i),
                     first: first.value(i),
+                    canonical_with: if canonical_with.is_null(i) {
+                        Vec::new()
+                    } else {
+                        let list = canonical_with.value(i);
+                        let ids = list.as_any().downcast_ref::<Int64Array>().ok_or_else(|| {
+                            Error::Config(format!(
+                                "{}: column `canonical_with` is not a list of longs",
+                                file.display()
+                            ))
+                        })?;
+                        ids.iter().flatten().collect()
+                    },
                 });
                 degree.insert(main.value(i), main_degree.value(i) as u32);
             }
@@ -117,6 +132,16 @@ pub fn import(
             meta,
             signature: None,
         });
+    }
+    // Pairs joined by a canonical URL, as `dedup` remembers them for the reasons (both
+    // ends must be named in a cluster to matter there).
+    let mut by_canonical: std::collections::HashSet<(usize, usize)> = Default::default();
+    for row in by_main.values().flatten() {
+        for other in &row.canonical_with {
+            if let (Some(&x), Some(&y)) = (index.get(&row.member), index.get(other)) {
+                by_canonical.insert((x.min(y), x.max(y)));
+            }
+        }
     }
     let mut clusters = Vec::with_capacity(by_main.len());
     for (main, rows) in &by_main {
@@ -162,7 +187,7 @@ pub fn import(
                 shared,
                 d,
                 &config,
-                &Default::default(),
+                &by_canonical,
             ));
         }
     }

@@ -144,6 +144,7 @@ fn learn_pass(
         learn_inputs = source::Inputs {
             files: sampled,
             warcs: inputs.warcs.clone(),
+            parquets: inputs.parquets.clone(),
             errors: Vec::new(),
         };
         &learn_inputs

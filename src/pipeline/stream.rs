@@ -1,4 +1,5 @@
-//! Reading the inputs: files first, then the records of each WARC file, in chunks handed
+//! Reading the inputs: files first, then the records of each WARC file, then the rows of
+//! each Parquet file, in chunks handed
 //! to the thread pool; results come back in input order, so outputs are reproducible
 //! whatever the thread count.
 
@@ -39,6 +40,8 @@ pub fn stream_pages<T: Send>(
         .chain(inputs.files.iter().cloned().map(PageJob::File));
     let mut warc_files = inputs.warcs.iter();
     let mut warc: Option<source::warc::WarcPages> = None;
+    let mut parquet_files = inputs.parquets.iter();
+    let mut parquet: Option<source::parquet_pages::ParquetPages> = None;
     loop {
         // Fill a chunk: files first, then the records of each WARC file in turn.
         let mut chunk: Vec<PageJob> = Vec::with_capacity(CHUNK);
@@ -58,11 +61,28 @@ pub fn stream_pages<T: Send>(
                 warc_skipped += pages.skipped.len();
                 warc = None;
             }
-            match warc_files.next() {
-                Some(path) => match source::warc::WarcPages::open(path, config.max_page_bytes) {
+            if let Some(path) = warc_files.next() {
+                match source::warc::WarcPages::open(path, config.max_page_bytes) {
                     Ok(pages) => warc = Some(pages),
                     Err(e) => chunk.push(PageJob::Failed(e)),
-                },
+                }
+                continue;
+            }
+            // Then the rows of each Parquet file in turn.
+            if let Some(rows) = parquet.as_mut() {
+                if let Some(job) = rows.next() {
+                    chunk.push(job);
+                    continue;
+                }
+                parquet = None;
+            }
+            match parquet_files.next() {
+                Some(path) => {
+                    match source::parquet_pages::ParquetPages::open(path, config.max_page_bytes) {
+                        Ok(rows) => parquet = Some(rows),
+                        Err(e) => chunk.push(PageJob::Failed(e)),
+                    }
+                }
                 None => break,
             }
         }

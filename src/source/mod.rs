@@ -8,6 +8,7 @@
 pub mod charset;
 pub mod fetch;
 pub mod manifest;
+pub mod parquet_pages;
 pub mod revisit;
 pub mod sniff;
 pub mod warc;
@@ -37,6 +38,8 @@ pub struct FileInput {
 pub struct Inputs {
     pub files: Vec<FileInput>,
     pub warcs: Vec<PathBuf>,
+    /// Parquet files of pages, one per row (`parquet_pages.rs`), read after the WARCs.
+    pub parquets: Vec<PathBuf>,
     pub errors: Vec<PageError>,
 }
 
@@ -105,7 +108,7 @@ fn has_other_extension(name: &str) -> bool {
         "css", "js", "mjs", "json", "jsonl", "txt", "xml", "csv", "tsv", "md", "yaml", "yml",
         "png", "jpg", "jpeg", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "pdf",
         "zip", "tar", "7z", "rar", "bz2", "xz", "zst", "mp3", "mp4", "webm", "ogg", "wav", "woff",
-        "woff2", "ttf", "otf", "eot", "exe", "so", "dll", "bin", "db", "parquet",
+        "woff2", "ttf", "otf", "eot", "exe", "so", "dll", "bin", "db",
     ];
     let n = name.to_ascii_lowercase();
     let n = n.strip_suffix(".gz").unwrap_or(&n);
@@ -184,6 +187,8 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
                         }
                         if kind == sniff::Kind::Warc {
                             inputs.warcs.push(e.path().to_owned());
+                        } else if kind == sniff::Kind::Parquet {
+                            inputs.parquets.push(e.path().to_owned());
                         } else {
                             inputs.files.push(file_input(e.path(), Some(arg), manifest));
                         }
@@ -201,7 +206,7 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
                     url: String::new(),
                     kind: ErrorKind::NoPages,
                     message: format!(
-                        "no pages: {others} files, none HTML or WARC by name or content"
+                        "no pages: {others} files, none HTML, WARC or Parquet by name or content"
                     ),
                 });
             }
@@ -213,8 +218,11 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
             if !first_time(arg) {
                 continue;
             }
-            if is_warc_file(&name) || sniff::sniff_file(arg) == sniff::Kind::Warc {
+            let kind = sniff::sniff_file(arg);
+            if is_warc_file(&name) || kind == sniff::Kind::Warc {
                 inputs.warcs.push(arg.clone());
+            } else if kind == sniff::Kind::Parquet {
+                inputs.parquets.push(arg.clone());
             } else {
                 // A file named explicitly is read whatever its extension.
                 inputs.files.push(file_input(arg, None, manifest));

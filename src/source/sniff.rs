@@ -3,7 +3,8 @@
 //! when, after a byte-order mark, whitespace, an `<?xml …?>` prolog and comments (the
 //! `<!-- saved from url=… -->` browsers write), it starts with `<!doctype`, `<html`,
 //! `<head` or `<body`; a WARC file when it starts with `WARC/`; a gzip stream (magic
-//! `1f 8b`) is looked into the same way. Only the first [`SNIFF_BYTES`] are read.
+//! `1f 8b`) is looked into the same way; a Parquet file of pages when it starts with
+//! `PAR1`. Only the first [`SNIFF_BYTES`] are read.
 
 use std::io::Read;
 use std::path::Path;
@@ -17,6 +18,8 @@ const SNIFF_BYTES: usize = 8192;
 pub enum Kind {
     Page,
     Warc,
+    /// Parquet (magic `PAR1`): pages one per row (`parquet_pages.rs`).
+    Parquet,
     Other,
 }
 
@@ -44,7 +47,11 @@ pub fn sniff_file(file: &Path) -> Kind {
         let _ = flate2::read::MultiGzDecoder::new(f)
             .take(SNIFF_BYTES as u64)
             .read_to_end(&mut inner);
-        return sniff_bytes(&inner);
+        // Parquet cannot be read through gzip: such a file is not an input.
+        return match sniff_bytes(&inner) {
+            Kind::Parquet => Kind::Other,
+            kind => kind,
+        };
     }
     sniff_bytes(&head)
 }
@@ -53,6 +60,9 @@ pub fn sniff_file(file: &Path) -> Kind {
 pub fn sniff_bytes(head: &[u8]) -> Kind {
     if head.starts_with(b"WARC/") {
         return Kind::Warc;
+    }
+    if head.starts_with(b"PAR1") {
+        return Kind::Parquet;
     }
     // UTF-16 pages: drop the zero bytes of ASCII characters after the BOM.
     let narrowed: Vec<u8>;
@@ -113,6 +123,7 @@ mod tests {
             assert_eq!(sniff_bytes(head), Kind::Page, "{head:?}");
         }
         assert_eq!(sniff_bytes(b"WARC/1.1\r\nWARC-Type: warcinfo"), Kind::Warc);
+        assert_eq!(sniff_bytes(b"PAR1\x15\x04"), Kind::Parquet);
         for head in [
             &b"%PDF-1.4"[..],
             b"{\"a\": 1}",

@@ -111,3 +111,105 @@ pub fn write_jsonl(path: &Path, lines: &[serde_json::Value]) {
     let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     std::fs::write(path, text.join("\n")).unwrap();
 }
+
+/// splitmix64: deterministic per-record choices in generated inputs.
+pub fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce5_e9b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The lines of `shared/eval/dedup-dev/docs.jsonl.gz` (THRESHER_EVAL_DIR overrides
+/// `shared/eval`).
+pub fn dedup_dev_lines() -> Vec<String> {
+    let dir = std::env::var_os("THRESHER_EVAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/eval"));
+    let docs = dir.join("dedup-dev/docs.jsonl.gz");
+    assert!(
+        docs.exists(),
+        "{}: dedup-dev not found (shared/ beside the repo, or THRESHER_EVAL_DIR)",
+        docs.display()
+    );
+    let mut text = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&docs).unwrap()),
+        &mut text,
+    )
+    .unwrap();
+    text.lines().map(str::to_string).collect()
+}
+
+/// dedup-dev with the metadata `dedup` orders and joins by, generated per record from
+/// its id: a `url` on a host per source; `fetched_at` (a tenth without); `published` in
+/// every form (none, a day alone, an instant with an offset or in UTC, the day of the
+/// variant family's root so that families tie and fetch time decides); `canonical_url`
+/// on a third of the variants pointing at their parent (written `http://www.…/`, so the
+/// key's normalization matters), self-canonicals, canonicals pointing at an unrelated
+/// document (refused below the similarity floor), home-page canonicals (ignored).
+/// With `template_dates`, half of one host's pages share one instant (a template's date,
+/// which dedup forgets).
+pub fn dated_dedup_dev(template_dates: bool) -> Vec<String> {
+    dedup_dev_lines()
+        .iter()
+        .map(|line| {
+            let mut r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let id = r["id"].as_u64().unwrap();
+            let src = r["src"].as_str().unwrap().to_string();
+            let host = format!("{src}.example.org");
+            let h = mix(id);
+            let o = r.as_object_mut().unwrap();
+            o.insert("url".into(), format!("https://{host}/doc/{id}").into());
+            if h % 10 != 0 {
+                o.insert(
+                    "fetched_at".into(),
+                    format!(
+                        "2025-01-{:02}T{:02}:{:02}:{:02}Z",
+                        1 + (h >> 8) % 28,
+                        (h >> 16) % 24,
+                        (h >> 24) % 60,
+                        (h >> 32) % 60
+                    )
+                    .into(),
+                );
+            }
+            let (month, day) = (1 + (h >> 44) % 3, 1 + (h >> 48) % 28);
+            let clock = format!(
+                "{:02}:{:02}:{:02}",
+                (h >> 20) % 24,
+                (h >> 28) % 60,
+                (h >> 36) % 60
+            );
+            let root = r["root"].as_u64().unwrap_or(id);
+            let published = match (h >> 40) % 5 {
+                0 => None,
+                1 => Some(format!("2024-{month:02}-{day:02}")),
+                2 => Some(format!("2024-{month:02}-{day:02}T{clock}+03:00")),
+                3 => Some(format!("2024-{month:02}-{day:02}T{clock}Z")),
+                _ => Some(format!("2024-02-{:02}", 1 + root % 28)),
+            };
+            let published = if template_dates && src == "fortunes-ru" && h % 2 == 0 {
+                Some("2023-03-03T03:03:03Z".to_string())
+            } else {
+                published
+            };
+            let o = r.as_object_mut().unwrap();
+            if let Some(p) = published {
+                o.insert("published".into(), p.into());
+            }
+            let parent = o.get("parent").and_then(|p| p.as_u64());
+            let canonical = match parent {
+                Some(p) if (h >> 52) % 3 == 0 => Some(format!("http://www.{host}/doc/{p}/")),
+                _ if (h >> 52) % 3 == 1 && h % 13 == 0 => Some(format!("https://{host}/doc/{id}")),
+                _ if id % 211 == 0 => Some(format!("https://{host}/doc/{}", id + 1)),
+                _ if id % 307 == 0 => Some(format!("https://{host}/")),
+                _ => None,
+            };
+            if let Some(c) = canonical {
+                o.insert("canonical_url".into(), c.into());
+            }
+            r.to_string()
+        })
+        .collect()
+}
