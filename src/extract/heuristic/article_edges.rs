@@ -91,8 +91,9 @@ pub(super) fn article_end(
 
 /// Where a headed article's text starts among `kept`, with `start_at_headline`: not
 /// before its headline when the kept blocks above it lie outside the article's element
-/// and hold less than [`HEAD_DROP_SHARE`] of the evidence below (the column's other
-/// stories above a short item); else at `first`.
+/// and hold less than [`HEAD_DROP_SHARE`] of the evidence below, and when they are
+/// link-led (at least [`TAIL_LINK_SHARE`] of them matched by link-dense blocks in their
+/// span: the column's other stories above a short item); else at `first`.
 pub(super) fn article_start(
     pass: &Pass,
     marked: &[ElemId],
@@ -112,12 +113,23 @@ pub(super) fn article_start(
             .map(|&(_, b)| block_value(b, false, config).max(0.0))
             .sum()
     };
-    match kept
+    // Link-led, as the tail's run: other stories' teasers above a short item are their
+    // linked titles; an introduction above a lower heading that repeats the title is
+    // prose (WCXB articles lost up to 0.18 without this test).
+    let link_led = |k: usize| {
+        let links = pass.page.blocks[kept[first].0..kept[k].0]
+            .iter()
+            .filter(|b| link_density(b) > config.max_link_density)
+            .count();
+        links as f64 >= TAIL_LINK_SHARE * (k - first) as f64
+    };    match kept
         .iter()
         .position(|&(i, b)| i >= h || pass.page.contains(article, b.elem))
     {
         Some(k)
-            if k > first && evidence(&kept[first..k]) < HEAD_DROP_SHARE * evidence(&kept[k..]) =>
+            if k > first
+                && evidence(&kept[first..k]) < HEAD_DROP_SHARE * evidence(&kept[k..])
+                && link_led(k) =>
         {
             k
         }
@@ -198,5 +210,49 @@ mod tests {
         let out = run(&page(&format!("<ul>{items}</ul><p>{ARTICLE} Fourth.</p>")));
         assert!(out.text.contains("Crane part 7"), "{}", out.text);
         assert!(out.text.contains("Fourth."), "{}", out.text);
+    }
+
+    /// Other stories' teasers (linked titles over short snippets) in the same cell above
+    /// the headline of a short item.
+    fn teasers_above(html: &str) -> String {
+        let teasers: String = (0..5)
+            .map(|n| {
+                format!(
+                    "<div class=t><a href=/s{n}>Special report about the regional dockyards number {n}</a></div>\
+                     <div class=s>The dockyards of the region reported their figures for the season {n}.</div>"
+                )
+            })
+            .collect();
+        html.replace("<h1>", &format!("{teasers}<h1>"))
+    }
+
+    #[test]
+    fn linked_teasers_above_the_headline_are_not_the_article() {
+        let more = format!("<p>{ARTICLE} Fourth.</p><p>{ARTICLE} Fifth.</p><p>Source:");
+        let html = teasers_above(&page("").replace("<p>Source:", &more));
+        let mut config = HeuristicConfig::default();
+        config.start_at_headline = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("season 3"),
+            "the teasers leak without start_at_headline: {without}"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Harbour cranes"), "{}", out.text);
+        assert!(out.text.contains("Fifth."), "{}", out.text);
+        assert!(!out.text.contains("season 3"), "{}", out.text);
+    }
+
+    #[test]
+    fn an_introduction_above_a_heading_that_repeats_the_title_is_kept() {
+        // Prose above the line that says the title (a lower heading of a long article):
+        // not link-led, so it is the article's beginning.
+        let html = page("").replace(
+            "<h1>",
+            &format!("<p>{ARTICLE} Introduction.</p><h1>"),
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Introduction."), "{}", out.text);
+        assert!(out.text.contains("Third."), "{}", out.text);
     }
 }
