@@ -122,7 +122,8 @@ pub(super) fn article_start(
             .filter(|b| link_density(b) > config.max_link_density)
             .count();
         links as f64 >= TAIL_LINK_SHARE * (k - first) as f64
-    };    match kept
+    };
+    match kept
         .iter()
         .position(|&(i, b)| i >= h || pass.page.contains(article, b.elem))
     {
@@ -247,10 +248,7 @@ mod tests {
     fn an_introduction_above_a_heading_that_repeats_the_title_is_kept() {
         // Prose above the line that says the title (a lower heading of a long article):
         // not link-led, so it is the article's beginning.
-        let html = page("").replace(
-            "<h1>",
-            &format!("<p>{ARTICLE} Introduction.</p><h1>"),
-        );
+        let html = page("").replace("<h1>", &format!("<p>{ARTICLE} Introduction.</p><h1>"));
         let out = run(&html);
         assert!(out.text.contains("Introduction."), "{}", out.text);
         assert!(out.text.contains("Third."), "{}", out.text);
