@@ -152,19 +152,7 @@ fn split(dir: &Path, name: &str, mut lines: Vec<String>, parts: usize, seed: u64
 
 #[test]
 fn dedup_dev_in_three_shuffled_batches_equals_one_dedup_run() {
-    let docs = root().join("../shared/eval/dedup-dev/docs.jsonl.gz");
-    assert!(
-        docs.exists(),
-        "{} is missing: this test needs the shared eval corpora beside the repository (shared/ next to the clone)",
-        docs.display()
-    );
-    let mut text = String::new();
-    std::io::Read::read_to_string(
-        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&docs).unwrap()),
-        &mut text,
-    )
-    .unwrap();
-    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let lines = dedup_dev_lines();
     assert_eq!(lines.len(), 20_000);
     let dir = tempfile::tempdir().unwrap();
     let batches = split(dir.path(), "dev", lines, 3, 15);

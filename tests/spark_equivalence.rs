@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::*;
@@ -24,19 +24,6 @@ fn require_spark() {
         py.is_ok_and(|o| o.status.success()),
         "pyspark not importable by python3: run .ci/install"
     );
-}
-
-fn dedup_dev() -> PathBuf {
-    let dir = std::env::var_os("THRESHER_EVAL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/eval"));
-    let docs = dir.join("dedup-dev/docs.jsonl.gz");
-    assert!(
-        docs.exists(),
-        "{}: dedup-dev not found (shared/ beside the repo, or THRESHER_EVAL_DIR)",
-        docs.display()
-    );
-    docs
 }
 
 fn ok(args: &[&str]) {

@@ -120,9 +120,8 @@ pub fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// The lines of `shared/eval/dedup-dev/docs.jsonl.gz` (THRESHER_EVAL_DIR overrides
-/// `shared/eval`).
-pub fn dedup_dev_lines() -> Vec<String> {
+/// `shared/eval/dedup-dev/docs.jsonl.gz` (THRESHER_EVAL_DIR overrides `shared/eval`).
+pub fn dedup_dev() -> PathBuf {
     let dir = std::env::var_os("THRESHER_EVAL_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("../shared/eval"));
@@ -132,6 +131,12 @@ pub fn dedup_dev_lines() -> Vec<String> {
         "{}: dedup-dev not found (shared/ beside the repo, or THRESHER_EVAL_DIR)",
         docs.display()
     );
+    docs
+}
+
+/// The lines of [`dedup_dev`].
+pub fn dedup_dev_lines() -> Vec<String> {
+    let docs = dedup_dev();
     let mut text = String::new();
     std::io::Read::read_to_string(
         &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&docs).unwrap()),
