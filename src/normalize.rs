@@ -534,7 +534,10 @@ mod tests {
         let lower = n.char_maps.contains(&CharMap::Lower);
         let fold_yo = n.char_maps.contains(&CharMap::FoldYo);
         let mut out = Vec::new();
-        for run in text.split(|c: char| !is_word_char(c)).filter(|r| !r.is_empty()) {
+        for run in text
+            .split(|c: char| !is_word_char(c))
+            .filter(|r| !r.is_empty())
+        {
             let mut token = String::new();
             for c in run.chars() {
                 let c = if fold_yo { fold_yo_char(c) } else { c };
@@ -584,7 +587,11 @@ mod tests {
                 })
                 .collect();
             for n in &normalizers {
-                assert_eq!(n.tokens(&text), tokens_by_definition(n, &text), "{n:?} on {text:?}");
+                assert_eq!(
+                    n.tokens(&text),
+                    tokens_by_definition(n, &text),
+                    "{n:?} on {text:?}"
+                );
             }
         }
     }
