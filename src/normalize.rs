@@ -248,6 +248,7 @@ impl Normalizer {
             // A run of word characters; note whether a char map would change it.
             let start = i;
             let mut changes = false;
+            let mut ascii = true;
             while i < n {
                 while i < n && BYTE_CLASS[bytes[i] as usize] == PLAIN {
                     i += 1;
@@ -264,16 +265,19 @@ impl Normalizer {
                     }
                     // U+0400–U+043F: capitals up to U+042F (second byte below B0), Ё is D0 81.
                     LEAD_D0 => {
+                        ascii = false;
                         let second = bytes[i + 1];
                         changes |= (lower && second < 0xB0) || (fold_yo && second == 0x81);
                         i += 2;
                     }
                     // U+0440–U+045F: lower case, ё is D1 91.
                     LEAD_D1 if bytes[i + 1] < 0xA0 => {
+                        ascii = false;
                         changes |= fold_yo && bytes[i + 1] == 0x91;
                         i += 2;
                     }
                     _ => {
+                        ascii = false;
                         let c = text[i..].chars().next().expect("char boundary");
                         if !is_word_char(c) {
                             break;
@@ -298,6 +302,10 @@ impl Normalizer {
             let run = &text[start..i];
             if !changes {
                 buf.push_str(run);
+            } else if ascii {
+                // Only ASCII capitals change (`changes` is set for them only when lowering).
+                buf.push_str(run);
+                buf.make_ascii_lowercase();
             } else {
                 for c in run.chars() {
                     if c.is_ascii() {
