@@ -248,6 +248,7 @@ impl Normalizer {
             // A run of word characters; note whether a char map would change it.
             let start = i;
             let mut changes = false;
+            let mut ascii = true;
             while i < n {
                 while i < n && BYTE_CLASS[bytes[i] as usize] == PLAIN {
                     i += 1;
@@ -264,16 +265,19 @@ impl Normalizer {
                     }
                     // U+0400–U+043F: capitals up to U+042F (second byte below B0), Ё is D0 81.
                     LEAD_D0 => {
+                        ascii = false;
                         let second = bytes[i + 1];
                         changes |= (lower && second < 0xB0) || (fold_yo && second == 0x81);
-                        i += 2;
+                        i += 2 + lower_cyrillic_run(&bytes[i + 2..]);
                     }
                     // U+0440–U+045F: lower case, ё is D1 91.
                     LEAD_D1 if bytes[i + 1] < 0xA0 => {
+                        ascii = false;
                         changes |= fold_yo && bytes[i + 1] == 0x91;
-                        i += 2;
+                        i += 2 + lower_cyrillic_run(&bytes[i + 2..]);
                     }
                     _ => {
+                        ascii = false;
                         let c = text[i..].chars().next().expect("char boundary");
                         if !is_word_char(c) {
                             break;
@@ -298,6 +302,10 @@ impl Normalizer {
             let run = &text[start..i];
             if !changes {
                 buf.push_str(run);
+            } else if ascii {
+                // Only ASCII capitals change (`changes` is set for them only when lowering).
+                buf.push_str(run);
+                buf.make_ascii_lowercase();
             } else {
                 for c in run.chars() {
                     if c.is_ascii() {
@@ -420,6 +428,22 @@ const LEAD_D1: u8 = 4;
 /// Any other byte of a non-ASCII character.
 const OTHER: u8 = 5;
 
+/// The length in bytes of the run of lower-case Russian letters (а–п: D0 B0–BF, р–я:
+/// D1 80–8F; no char map changes them) that `bytes` starts with: after a Cyrillic letter
+/// the tokenizer takes the rest of a Russian word in this loop, two bytes a step,
+/// instead of a class dispatch a letter.
+#[inline]
+fn lower_cyrillic_run(bytes: &[u8]) -> usize {
+    let mut k = 0;
+    while k + 1 < bytes.len() {
+        match (bytes[k], bytes[k + 1]) {
+            (0xD0, 0xB0..=0xBF) | (0xD1, 0x80..=0x8F) => k += 2,
+            _ => break,
+        }
+    }
+    k
+}
+
 /// Byte classes for the tokenizer.
 static BYTE_CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
@@ -534,7 +558,10 @@ mod tests {
         let lower = n.char_maps.contains(&CharMap::Lower);
         let fold_yo = n.char_maps.contains(&CharMap::FoldYo);
         let mut out = Vec::new();
-        for run in text.split(|c: char| !is_word_char(c)).filter(|r| !r.is_empty()) {
+        for run in text
+            .split(|c: char| !is_word_char(c))
+            .filter(|r| !r.is_empty())
+        {
             let mut token = String::new();
             for c in run.chars() {
                 let c = if fold_yo { fold_yo_char(c) } else { c };
@@ -584,7 +611,11 @@ mod tests {
                 })
                 .collect();
             for n in &normalizers {
-                assert_eq!(n.tokens(&text), tokens_by_definition(n, &text), "{n:?} on {text:?}");
+                assert_eq!(
+                    n.tokens(&text),
+                    tokens_by_definition(n, &text),
+                    "{n:?} on {text:?}"
+                );
             }
         }
     }
