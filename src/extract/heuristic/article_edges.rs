@@ -18,6 +18,7 @@
 //!   page's own content).
 
 use super::features::{block_value, link_density};
+use super::headline::Headed;
 use super::settings::{
     HEAD_DROP_SHARE, TAIL_GAP_LINES, TAIL_LINK_SHARE, TAIL_MAX_WORDS_RATIO, TAIL_MIN_PARAGRAPHS,
 };
@@ -96,16 +97,19 @@ pub(super) fn article_end(
 /// span: the column's other stories above a short item); else at `first`.
 pub(super) fn article_start(
     pass: &Pass,
-    marked: &[ElemId],
-    article: Option<ElemId>,
+    headed: Option<Headed>,
     kept: &[(usize, &Block)],
     first: usize,
 ) -> usize {
     let config = pass.config;
-    let (true, Some(article)) = (config.start_at_headline, article) else {
-        return first;
-    };
-    let Some(h) = super::headline::headline_block(pass, marked) else {
+    let (
+        true,
+        Some(Headed {
+            headline: h,
+            article,
+        }),
+    ) = (config.start_at_headline, headed)
+    else {
         return first;
     };
     let evidence = |s: &[(usize, &Block)]| -> f64 {

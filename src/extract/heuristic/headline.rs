@@ -13,11 +13,19 @@ use super::Pass;
 use crate::extract::dom::{unspaced_word_len, Block, BlockKind, ElemId, NO_ELEM};
 use crate::extract::title::{overlap, page_title, H1_COVERAGE, H1_PRECISION};
 
+/// A page whose headline is followed by its text: the headline's block index and the
+/// article element.
+#[derive(Clone, Copy)]
+pub(super) struct Headed {
+    pub headline: usize,
+    pub article: ElemId,
+}
+
 /// Whether the first line of the page that says what its title says (else its first
 /// `<h1>` sentence) is followed, within [`HEADLINE_TEXT_BLOCKS`] blocks, by a paragraph of
-/// content evidence outside marks, template and linked list items; if so, the page's
-/// article element: the parent of the element of the first block of that text (that
-/// element itself at the root). Only the first such line counts: the title recurs lower
+/// content evidence outside marks, template and linked list items; if so, that line and
+/// the page's article element: the parent of the element of the first block of that text
+/// (that element itself at the root). Only the first such line counts: the title recurs lower
 /// in menus, breadcrumbs and "more" lists, where its neighbours say nothing; a line in a
 /// marked element or a link (not a heading) is passed over when another line says the
 /// title (the story's own entry in a menu or news column listed above the article).
@@ -25,7 +33,7 @@ pub(super) fn headline_followed_by_text(
     pass: &Pass,
     marked: &[ElemId],
     st: &Structures,
-) -> Option<ElemId> {
+) -> Option<Headed> {
     let (page, config) = (pass.page, pass.config);
     let in_linked_item =
         |e: usize| st.item_group[e] != u32::MAX && st.groups[st.item_group[e] as usize].linked();
@@ -60,14 +68,17 @@ pub(super) fn headline_followed_by_text(
     }
     let first = page.blocks[text[0].0].elem;
     let parent = page.elements[first as usize].parent;
-    Some(if parent == NO_ELEM { first } else { parent })
+    Some(Headed {
+        headline: h,
+        article: if parent == NO_ELEM { first } else { parent },
+    })
 }
 
 /// The page's headline: the first line (2 to [`HEADLINE_MAX_WORDS`] words, not template)
 /// that says what its `<title>` says, else its first `<h1>` sentence; as a block index.
 /// Lines in a `marked` element, and links that are no heading, come last (see
 /// [`headline_followed_by_text`]).
-pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
+fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     let page = pass.page;
     let title = match_tokens(&page_title(page, None));
     let says_title = |b: &Block| {

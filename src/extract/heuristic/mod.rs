@@ -176,7 +176,8 @@ fn extract_pass(
     // 5-6: repeated structures, teaser lists.
     let st = groups::repeated_structures(&pass, &marked);
     dated_posts::mark_dated_posts(&pass, &st, &mut marked);
-    let article = headline::headline_followed_by_text(&pass, &marked, &st);
+    let headed = headline::headline_followed_by_text(&pass, &marked, &st);
+    let article = headed.map(|h| h.article);
     let rails = teasers::drop_teasers(&pass, &st, article, &mut marked);
     // 7-8: listing page, values and sums.
     let values = BlockValues {
@@ -210,7 +211,7 @@ fn extract_pass(
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let kept = cleanup::without_repeats(kept, config);
     let first = cleanup::first_content(&pass, &values, &kept);
-    let first = article_edges::article_start(&pass, &marked, article, &kept, first);
+    let first = article_edges::article_start(&pass, headed, &kept, first);
     let end = article_edges::article_end(&pass, article, &kept, first).max(first);
     explain::end_pass(&pass, &values, &decisions, &kept, first, end);
     cleanup::write_out(&kept[first..end])
