@@ -235,6 +235,7 @@ impl Normalizer {
         let lower = self.char_maps.contains(&CharMap::Lower);
         let fold_yo = self.char_maps.contains(&CharMap::FoldYo);
         let mut buf = String::with_capacity(64);
+        let mut word: Vec<u8> = Vec::with_capacity(64);
         let bytes = text.as_bytes();
         let n = bytes.len();
         let mut i = 0;
@@ -249,6 +250,8 @@ impl Normalizer {
             let start = i;
             let mut changes = false;
             let mut ascii = true;
+            // Only ASCII and two-byte Cyrillic (U+0400–U+045F): rewritten byte-wise.
+            let mut ascii_or_cyrillic = true;
             while i < n {
                 while i < n && BYTE_CLASS[bytes[i] as usize] == PLAIN {
                     i += 1;
@@ -278,6 +281,7 @@ impl Normalizer {
                     }
                     _ => {
                         ascii = false;
+                        ascii_or_cyrillic = false;
                         let c = text[i..].chars().next().expect("char boundary");
                         if !is_word_char(c) {
                             break;
@@ -306,6 +310,17 @@ impl Normalizer {
                 // Only ASCII capitals change (`changes` is set for them only when lowering).
                 buf.push_str(run);
                 buf.make_ascii_lowercase();
+            } else if ascii_or_cyrillic {
+                // A capitalised Russian word: rewritten byte pair by byte pair, without
+                // decoding through `chars()` or the Unicode tables.
+                word.clear();
+                word.extend_from_slice(run.as_bytes());
+                lower_cyrillic_word(&mut word, lower, fold_yo);
+                if self.filters.is_empty() {
+                    f(&word);
+                    continue;
+                }
+                buf.push_str(std::str::from_utf8(&word).expect("letters rewritten to letters"));
             } else {
                 for c in run.chars() {
                     if c.is_ascii() {
@@ -442,6 +457,44 @@ fn lower_cyrillic_run(bytes: &[u8]) -> usize {
         }
     }
     k
+}
+
+/// `word` (ASCII and two-byte Cyrillic letters U+0400–U+045F only) lower-cased and/or
+/// with `ё` folded, as the char-by-char definition does it (`ё`/`Ё` → `е`/`Е` first),
+/// rewritten in place (every letter keeps its length): Ѐ–Џ (D0 80–8F) → ѐ–џ (D1 90–9F),
+/// А–П (D0 90–9F) → а–п (D0 B0–BF), Р–Я (D0 A0–AF) → р–я (D1 80–8F); Ё is D0 81, ё D1 91,
+/// Е D0 95, е D0 B5.
+fn lower_cyrillic_word(word: &mut [u8], lower: bool, fold_yo: bool) {
+    let mut k = 0;
+    while k < word.len() {
+        let b = word[k];
+        if b < 0x80 {
+            if lower {
+                word[k] = b.to_ascii_lowercase();
+            }
+            k += 1;
+            continue;
+        }
+        let (mut lead, mut second) = (b, word[k + 1]);
+        if fold_yo {
+            match (lead, second) {
+                (0xD0, 0x81) => second = 0x95,
+                (0xD1, 0x91) => (lead, second) = (0xD0, 0xB5),
+                _ => {}
+            }
+        }
+        if lower && lead == 0xD0 {
+            match second {
+                0x80..=0x8F => (lead, second) = (0xD1, second + 0x10),
+                0x90..=0x9F => second += 0x20,
+                0xA0..=0xAF => (lead, second) = (0xD1, second - 0x20),
+                _ => {}
+            }
+        }
+        word[k] = lead;
+        word[k + 1] = second;
+        k += 2;
+    }
 }
 
 /// Byte classes for the tokenizer.

@@ -23,6 +23,7 @@ mod clusters;
 mod dedup_files;
 mod errors;
 mod extract;
+mod flat_json;
 mod jsonl_blocks;
 mod learn;
 mod output;

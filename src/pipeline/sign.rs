@@ -2,6 +2,7 @@
 //! pass for the lexical methods): the collection statistics pass and the parallel signing
 //! of records, with `.gz` files read as they are.
 
+use std::borrow::Cow;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -236,7 +237,7 @@ pub fn reread_shingle_sets(
     for file in files {
         super::jsonl_blocks::for_each_block(file, |block| {
             let lines = block.lines();
-            let parsed: Vec<Option<(DocMeta, String)>> = lines
+            let parsed: Vec<Option<(DocMeta, Cow<'_, str>)>> = lines
                 .par_iter()
                 .map(|&(_, line)| parse_line(line).ok().flatten())
                 .collect();
@@ -380,26 +381,32 @@ type ParsedLine<T = DocEntry> = std::result::Result<Option<T>, (ErrorKind, Strin
 
 /// One JSONL line → a document's metadata and text, `None` for blank lines and
 /// `extract`'s error records, or the error kind and message.
-fn parse_line(line: &[u8]) -> ParsedLine<(DocMeta, String)> {
+fn parse_line(line: &[u8]) -> ParsedLine<(DocMeta, Cow<'_, str>)> {
     if line.trim_ascii().is_empty() {
         return Ok(None);
     }
-    // A valid UTF-8 line (checked at SIMD speed) is parsed as a `str`, which spares
-    // serde_json a second, slower check of every string it reads; any other line takes
-    // serde_json's byte path, whose errors (and acceptance) are what they always were.
-    let parsed = match simdutf8::basic::from_utf8(line) {
-        Ok(text) => serde_json::from_str(text),
-        Err(_) => serde_json::from_slice(line),
+    // A valid UTF-8 line (checked at SIMD speed) is read by `flat_json::scan` or, when
+    // that is not sure of it, parsed by serde_json as a `str`, which spares it a second,
+    // slower check of every string it reads; any other line takes serde_json's byte
+    // path, whose errors (and acceptance) are what they always were.
+    let rec = match simdutf8::basic::from_utf8(line) {
+        Ok(text) => match scanned(text) {
+            Some(rec) => rec,
+            None => serde_json::from_str::<DedupInput>(text)
+                .map_err(|e| (ErrorKind::Json, e.to_string()))?
+                .into(),
+        },
+        Err(_) => serde_json::from_slice::<DedupInput>(line)
+            .map_err(|e| (ErrorKind::Json, e.to_string()))?
+            .into(),
     };
-    let rec: DedupInput = parsed.map_err(|e| (ErrorKind::Json, e.to_string()))?;
-    if rec.error.is_some() {
+    if rec.is_error {
         return Ok(None);
     }
-    let key = match (&rec.id, &rec.path, &rec.url) {
-        (Some(serde_json::Value::String(s)), _, _) => s.clone(),
-        (Some(v), _, _) if !v.is_null() => v.to_string(),
-        (_, Some(p), _) => p.clone(),
-        (_, _, Some(u)) => u.clone(),
+    let key = match (rec.id, &rec.path, &rec.url) {
+        (Some(id), _, _) => id,
+        (_, Some(p), _) => p.to_string(),
+        (_, _, Some(u)) => u.to_string(),
         _ => {
             return Err((
                 ErrorKind::NoKey,
@@ -425,6 +432,102 @@ fn parse_line(line: &[u8]) -> ParsedLine<(DocMeta, String)> {
         },
         text,
     )))
+}
+
+/// The fields of a record [`parse_line`] uses, however it was read.
+struct Record<'a> {
+    /// The key the `id` gives: a string as it is, another non-null value as JSON.
+    id: Option<String>,
+    path: Option<Cow<'a, str>>,
+    url: Option<Cow<'a, str>>,
+    text: Option<Cow<'a, str>>,
+    fetched_at: Option<chrono::DateTime<chrono::Utc>>,
+    popularity: Option<f64>,
+    boilerplate_ratio: Option<f64>,
+    is_error: bool,
+    published: Option<Cow<'a, str>>,
+    canonical_url: Option<Cow<'a, str>>,
+}
+
+fn id_key(id: serde_json::Value) -> Option<String> {
+    match id {
+        serde_json::Value::String(s) => Some(s),
+        serde_json::Value::Null => None,
+        v => Some(v.to_string()),
+    }
+}
+
+impl From<DedupInput> for Record<'static> {
+    fn from(r: DedupInput) -> Self {
+        Record {
+            id: r.id.and_then(id_key),
+            path: r.path.map(Cow::Owned),
+            url: r.url.map(Cow::Owned),
+            text: r.text.map(Cow::Owned),
+            fetched_at: r.fetched_at,
+            popularity: r.popularity,
+            boilerplate_ratio: r.boilerplate_ratio,
+            is_error: r.error.is_some(),
+            published: r.published.map(Cow::Owned),
+            canonical_url: r.canonical_url.map(Cow::Owned),
+        }
+    }
+}
+
+/// A raw JSON value as serde_json reads it into a `T` (`Some(None)` when absent, `None`
+/// when serde_json would fail).
+fn parsed<T: serde::de::DeserializeOwned>(raw: Option<&str>) -> Option<Option<T>> {
+    raw.map_or(Some(None), |r| serde_json::from_str::<Option<T>>(r).ok())
+}
+
+/// The fields of [`DedupInput`], in the order [`scanned`] asks for them.
+const FIELDS: [&str; 10] = [
+    "id",
+    "path",
+    "url",
+    "text",
+    "fetched_at",
+    "popularity",
+    "boilerplate_ratio",
+    "error",
+    "published",
+    "canonical_url",
+];
+
+/// The record as [`DedupInput`] would read it, from `flat_json::scan` (strings taken
+/// from the line; other values parsed by serde_json on their own), or `None` when the
+/// line must go to serde_json (it may be an error).
+fn scanned(line: &str) -> Option<Record<'_>> {
+    let f = super::flat_json::scan(line, &FIELDS)?;
+    let raw = f.raw;
+    let mut strings = f.strings;
+    let mut string = |k: usize| -> Option<Option<Cow<'_, str>>> {
+        match (strings[k].take(), raw[k]) {
+            (Some(s), _) => Some(Some(s)),
+            (None, None | Some("null")) => Some(None),
+            (None, Some(_)) => None, // not a string: serde_json's error
+        }
+    };
+    // Other values, as serde_json reads them (`None` when it would fail).
+    let value = |k: usize| -> Option<serde_json::Value> {
+        raw[k].map_or(Some(serde_json::Value::Null), |r| serde_json::from_str(r).ok())
+    };
+    let id = match string(0) {
+        Some(Some(s)) => Some(s.into_owned()),
+        _ => id_key(value(0)?),
+    };
+    Some(Record {
+        id,
+        path: string(1)?,
+        url: string(2)?,
+        text: string(3)?,
+        fetched_at: parsed(raw[4])?,
+        popularity: parsed(raw[5])?,
+        boilerplate_ratio: parsed(raw[6])?,
+        is_error: !value(7)?.is_null(),
+        published: string(8)?,
+        canonical_url: string(9)?,
+    })
 }
 
 /// `run` with a method that needs collection statistics: a second pass over the
