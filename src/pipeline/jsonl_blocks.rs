@@ -72,8 +72,8 @@ pub fn for_each_block(file: &Path, mut f: impl FnMut(&Block) -> Result<()>) -> R
     })
 }
 
-/// Blocks of whole lines cut from a text already in memory, in order, as the reading
-/// thread cuts them (at the first line end past [`BLOCK_BYTES`]).
+/// Blocks of whole lines cut from a text already in memory, in order (each ends at the
+/// first line end at or past [`BLOCK_BYTES`]; where blocks end changes no result).
 fn whole_blocks(text: &[u8], mut f: impl FnMut(&Block) -> Result<()>) -> Result<()> {
     let mut start = 0;
     let mut line = 1;
@@ -283,5 +283,43 @@ mod tests {
             .unwrap();
             assert_eq!(got, want, "used buffers: {dirty}");
         }
+        // The same lines and numbers from a text in memory.
+        let mut got = Vec::new();
+        whole_blocks(text.as_bytes(), |b| {
+            for (n, l) in b.lines() {
+                got.push((n, String::from_utf8(l.to_vec()).unwrap()));
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(got, want, "whole text");
+    }
+
+    fn gzip(text: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn only_a_single_gzip_member_is_inflated_whole() {
+        let a = b"{\"id\": 1}\n".repeat(1000);
+        let b = b"{\"id\": 2}\n".repeat(1000);
+        assert_eq!(inflate_whole(&gzip(&a)).as_deref(), Some(&a[..]));
+        // Several members: libdeflate would stop after the first; they stream instead.
+        // Members of the same size, and a first member equal to the last.
+        for members in [vec![&a, &b], vec![&a, &b, &a], vec![&a, &a]] {
+            let gz: Vec<u8> = members.iter().flat_map(|m| gzip(m)).collect();
+            assert_eq!(inflate_whole(&gz), None);
+        }
+        // Damaged or truncated data and a trailer that lies also stream (and fail there).
+        let mut bad = gzip(&a);
+        let mid = bad.len() / 2;
+        bad[mid] ^= 0x55;
+        assert_eq!(inflate_whole(&bad), None);
+        let whole = gzip(&a);
+        assert_eq!(inflate_whole(&whole[..whole.len() - 1]), None);
+        assert_eq!(inflate_whole(b"not gzip at all, long enough"), None);
     }
 }
