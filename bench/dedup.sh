@@ -95,8 +95,13 @@ if [[ $what == instructions ]]; then
   # Instructions of one whole `dedup --threads 1` run (callgrind): unlike wall and CPU
   # seconds, the same figure on a quiet or a shared machine; `callgrind_annotate` on the
   # output file says where they go.
+  # Twice: with the machine's cores visible (gzip streams on the reading thread) and on
+  # one core (`taskset -c 0`: a single-member .gz is inflated whole by libdeflate).
   echo "## instructions of dedup on dedup-dev (--threads 1, threshold 0.8, 128 permutations)"
   valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
+    $BIN --threads 1 dedup --threshold 0.8 --num-perm 128 --normalize words "$DD/docs.jsonl.gz" -o "$OUT/speed.jsonl" 2>&1 | grep "refs"
+  echo "## the same on one core (taskset -c 0)"
+  taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind_one_core.out" \
     $BIN --threads 1 dedup --threshold 0.8 --num-perm 128 --normalize words "$DD/docs.jsonl.gz" -o "$OUT/speed.jsonl" 2>&1 | grep "refs"
 fi
 

@@ -62,7 +62,10 @@ pub fn scan<'a>(line: &'a str, names: &[&str]) -> Option<RawFields<'a>> {
                 return None;
             }
             i = skip_ws(b, i + 1);
-            let wanted = names.iter().position(|n| *n == key);
+            // First bytes first: most keys are told apart without a comparison call.
+            let wanted = names.iter().position(|n| {
+                n.len() == key.len() && n.as_bytes().first() == key.as_bytes().first() && *n == key
+            });
             let start = i;
             match b.get(i)? {
                 b'"' => {
@@ -116,13 +119,11 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// A byte below 0x20: serde_json refuses it inside a string (and between tokens only
-/// `\t`, `\r` and `\n` may be, which are rare in JSONL). Checked once for the whole line,
-/// as the least byte of each 64 (a reduction the compiler vectorises; a per-byte
-/// comparison was not, and cost 1 instruction a byte).
+/// `\t`, `\r` and `\n` may be, which are rare in JSONL). Checked once for the whole line
+/// as its least byte, a reduction without an early exit that the compiler vectorises (a
+/// per-byte comparison in each string span cost 1 instruction a byte, 0.06 G on dedup-dev).
 fn has_control(bytes: &[u8]) -> bool {
-    let least = |chunk: &[u8]| chunk.iter().fold(u8::MAX, |m, &c| m.min(c));
-    let mut chunks = bytes.chunks_exact(64);
-    chunks.by_ref().any(|chunk| least(chunk) < 0x20) || least(chunks.remainder()) < 0x20
+    bytes.iter().fold(u8::MAX, |m, &c| m.min(c)) < 0x20
 }
 
 /// The JSON number at `i` (its grammar exactly: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`);

@@ -11,6 +11,8 @@
 //!   cluster fields);
 //! - `sign.rs`: signing records read back from JSONL (`dedup`, lexical methods);
 //! - `jsonl_blocks.rs`: JSONL read in blocks of lines by a thread of its own;
+//! - `flat_json.rs`: the fields `dedup` needs from a one-level JSON record, fast, or
+//!   `None` for serde_json to decide;
 //! - `dedup_files.rs`: `thresher dedup` in bounded memory (shingles dropped past a
 //!   budget, candidates' texts read again);
 //! - `clusters.rs`: `clusters.jsonl`;
