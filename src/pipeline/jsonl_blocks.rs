@@ -132,10 +132,10 @@ fn open(file: &Path) -> Result<Source> {
 /// libdeflate when it is one gzip member of at most [`WHOLE_GZIP_MAX_OUTPUT`] bytes:
 /// libdeflate needs the whole member in memory and its output size (the trailer's
 /// ISIZE), and takes 0.74 G instructions on dedup-dev where zlib-rs streaming takes
-/// 1.05 G. But it cannot start signing before the whole file is inflated: with a second
-/// core, streaming overlaps decompression with signing, and the serial inflate cost
-/// more wall time than it saved (estimated from the instruction counts: 0.74 G serial
-/// against 1.05 G shared with the signing threads), so there the file streams.
+/// 1.02 G. But it cannot start signing before the whole file is inflated: with a second
+/// core, streaming overlaps decompression with signing, and the serial inflate would
+/// cost more wall time than it saves (from the instruction counts: 0.74 G serial
+/// against 1.02 G shared with the signing threads), so there the file streams.
 const WHOLE_GZIP_MAX_INPUT: u64 = 256 << 20;
 const WHOLE_GZIP_MAX_OUTPUT: usize = 1 << 30;
 
