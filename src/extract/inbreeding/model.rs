@@ -132,7 +132,8 @@ fn outside_paths(
     if samples.iter().any(|(_, p)| p.kept_paths.is_none()) {
         return HashSet::new();
     }
-    let needed = ((config.structure_share * n as f64).ceil() as u32).max(config.min_group_pages as u32);
+    let needed =
+        ((config.structure_share * n as f64).ceil() as u32).max(config.min_group_pages as u32);
     path_pages
         .iter()
         .filter(|&(p, &c)| {
@@ -196,7 +197,10 @@ impl Model {
 
     /// Per block of the page: its path is one the group's pages have outside their text.
     pub fn outside_mask(&self, keys: &BlockKeys) -> Vec<bool> {
-        keys.path.iter().map(|p| self.outside_paths.contains(p)).collect()
+        keys.path
+            .iter()
+            .map(|p| self.outside_paths.contains(p))
+            .collect()
     }
 
     /// Numbers of shared (path, text) keys and link-column paths.

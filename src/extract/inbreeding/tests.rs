@@ -239,7 +239,10 @@ fn learned_with_local(pages: &[(String, String)], config: &InbreedingConfig) -> 
     let mut learner = Learner::new(config);
     for (u, html) in pages {
         let dom = dom::parse(html);
-        learner.add(u, Profile::with_local(&dom, config.max_link_density, &heuristic));
+        learner.add(
+            u,
+            Profile::with_local(&dom, config.max_link_density, &heuristic),
+        );
     }
     Inbreeding::new(learner.learn(config), config.clone(), heuristic)
 }
@@ -274,7 +277,9 @@ fn an_outside_path_inside_the_article_is_kept() {
     let ex = learned_with_local(&pages, &config);
     let text = match answer(&ex, &pages[0].0, html) {
         Some(a) => a.extracted.text,
-        None => crate::extract::heuristic::extract(&dom::parse(html), &HeuristicConfig::default()).text,
+        None => {
+            crate::extract::heuristic::extract(&dom::parse(html), &HeuristicConfig::default()).text
+        }
     };
     // Between the article's paragraphs the lines are the article's own.
     assert!(text.contains(&STORIES[0][..40]), "{text}");
