@@ -56,6 +56,7 @@ mod explain;
 mod features;
 mod groups;
 mod headline;
+mod item_kinds;
 mod marks;
 mod page_type;
 mod scoring;
@@ -178,14 +179,21 @@ fn extract_pass(
     dated_posts::mark_dated_posts(&pass, &st, &mut marked);
     let headed = headline::headline_followed_by_text(&pass, &marked, &st);
     let article = headed.map(|h| h.article);
-    let rails = teasers::drop_teasers(&pass, &st, article, &mut marked);
+    // Without a headline, a story beside lists (`item_kinds.rs`) makes the page no
+    // listing; with `story_is_article`, the teaser lists beside it are its rails too.
+    let story = match article {
+        None if config.unlike_items_no_list => item_kinds::story_beside_lists(&st, config),
+        _ => None,
+    };
+    let rails_of = article.or(story.filter(|_| config.story_is_article));
+    let rails = teasers::drop_teasers(&pass, &st, rails_of, &mut marked);
     // 7-8: listing page, values and sums.
     let values = BlockValues {
         pass: &pass,
         marked: &marked,
         st: &st,
         rails: &rails,
-        listing: page_type::listing_page(&pass, &marked, &st, article.is_some()),
+        listing: page_type::listing_page(&pass, &marked, &st, article.or(story).is_some()),
     };
     let Some(sum) = values.element_sums() else {
         return empty("no content block (only short lines, headings and link lists)");
@@ -195,7 +203,7 @@ fn extract_pass(
     let container = selection::narrow_to_declared(&pass, container, &sum, &good, &marked);
     let container = selection::widen_to_structure(container, &st);
     // 10: what joins it.
-    let in_siblings = sections::sibling_sections(&pass, container, &sum, &marked);
+    let in_siblings = sections::sibling_sections(&pass, container, &sum, &marked, &st);
     let in_dominant = selection::in_dominant_structures(&pass, &st, container);
     let in_comments = selection::comments_outside(&pass, &marked, container);
     // 11: what is written out.
