@@ -28,12 +28,13 @@
 //! 4. **Nearest marks** (`marks.rs`): the marked ancestor-or-self of every element, with
 //!    the exceptions (most of the page's evidence; footers, overlays, interface forms).
 //! 5. **Repeated structures** (`groups.rs`): siblings sharing tag and class kind, and
-//!    which are content-like (listings, not menus).
+//!    which are content-like (listings, not menus); classless ones whose items are one
+//!    story beside lists (`item_kinds.rs`).
 //! 6. **Dated posts and teaser lists** (`dated_posts.rs`, `headline.rs`, `teasers.rs`):
 //!    lists of posts signed with a byline and a time, below an article, are its comments
 //!    whatever their class; "related" / "latest" lists beside an article are marked too.
-//! 7. **Listing page** (`page_type.rs`): a page with no article of its own, only
-//!    link-led items.
+//! 7. **Listing page** (`page_type.rs`): a page with no article of its own (no
+//!    headline followed by text, no story beside lists), only link-led items.
 //! 8. **Values and sums** (`scoring.rs`): each block's value in context, summed
 //!    bottom-up; no content block anywhere → an empty answer with its reason.
 //! 9. **Container** (`selection.rs`): the largest sum, narrowed to a declared
