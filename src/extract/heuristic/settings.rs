@@ -30,6 +30,13 @@ pub struct HeuristicConfig {
     /// kept lines above it are other stories (`article_edges.rs`). Off: it cost WCXB
     /// dev's half A 0.0003.
     pub start_at_headline: bool,
+    /// A repeated structure whose items are one piece of prose beside lists (related
+    /// teasers, link columns) is no list (`item_kinds.rs`).
+    pub unlike_items_no_list: bool,
+    /// Without a headline, the story of such a group is the page's article: the teaser
+    /// lists beside it are rails and the page is no listing (`item_kinds.rs`). Off: it
+    /// cost WCXB collections (a category's introduction beside its product grids).
+    pub story_is_article: bool,
     /// Keep comment sections (`--include-comments`); by default they are boilerplate.
     pub include_comments: bool,
     /// Siblings with one tag and class, at least this many, form a repeated structure
@@ -77,6 +84,18 @@ impl Default for HeuristicConfig {
             // down), with the manifest 0.9045 → 0.9057 (A +0.0014, B +0.0008), WCXB dev
             // 0.8636 → 0.8639 (A +0.0003, B +0.0002), ScrapingHub and sites-dev unchanged.
             start_at_headline: true,
+            // Session 7 (`item_kinds.rs`): daniel-dev local 0.8947 → 0.8959 (half A
+            // +0.0014, B +0.0008; 11 pages up, 3 down), with the manifest 0.9057 → 0.9068,
+            // WCXB dev 0.8639 → 0.8641 (A +0.0001, B +0.0003), ScrapingHub and sites-dev
+            // unchanged. Applied to every group (not only classless items) it cost WCXB
+            // dev 0.0016 (landing pages' sections); making the groups no list at all (not
+            // only keeping the container apart and the page no listing) cost informpskov
+            // and ca-news (−0.97, −0.25: a short story's value as a list item was what won).
+            unlike_items_no_list: true,
+            // Session 7: daniel-dev local +0.0003 over `unlike_items_no_list` alone (tanea
+            // 0.35 → 0.66, news.com.au 0.41 → 0.96, three we-dwoje pages down), WCXB dev
+            // half A −0.0006 (two collection pages, 0.98 → 0.69 and 0.92 → 0.72).
+            story_is_article: false,
             // Off: comments are not the page's text (`--include-comments` turns it on).
             include_comments: false,
             // Session 1 (cc18901, repeated structures). Hand-set, not swept.
