@@ -57,6 +57,7 @@ mod features;
 mod groups;
 mod headline;
 mod marks;
+mod news_lists;
 mod page_type;
 mod scoring;
 mod sections;
