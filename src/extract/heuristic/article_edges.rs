@@ -19,8 +19,12 @@
 //!
 //! A list of other news (dated linked headlines, [`news_lists`]) ends the text too,
 //! inside the text's element as well (a flat table cell holding the article and the
-//! site's "other articles" with their dates), once the same evidence is written.
+//! site's "other articles" with their dates), once the same evidence is written. So does
+//! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
+//! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
+//! it, unless comment headings recur between posts (a question and its answers).
 
+use super::comment_headings::is_comment_heading;
 use super::features::{block_value, link_density};
 use super::headline::Headed;
 use super::news_lists;
@@ -44,11 +48,17 @@ pub(super) fn article_end(
     article: Option<ElemId>,
     kept: &[(usize, &Block)],
     first: usize,
+    comments_are_content: bool,
 ) -> usize {
     let (page, config) = (pass.page, pass.config);
+    let comments_end = config.cut_at_comment_heading
+        && article.is_some()
+        && !comments_are_content
+        && !config.include_comments
+        && !comments_between_posts(kept.get(first..).unwrap_or_default(), config);
     let tail = config.cut_tail && article.is_some();
     let news = config.cut_news_lists && article.is_some();
-    if !(tail || news) || first >= kept.len() {
+    if !(tail || news || comments_end) || first >= kept.len() {
         return kept.len();
     }
     let lists = if news {
@@ -88,6 +98,14 @@ pub(super) fn article_end(
                 return start;
             }
         }
+        // The heading of a comment section or form (`comment_headings.rs`).
+        if comments_end
+            && evidence >= needed
+            && rest[k] < evidence
+            && is_comment_heading(first_line(b))
+        {
+            return k;
+        }
         if !tail {
             if value(b) > 0.0 {
                 evidence += value(b);
@@ -122,6 +140,29 @@ pub(super) fn article_end(
         }
     }
     kept.len()
+}
+
+/// The first line of a block's text (a comment form's heading over its notice).
+fn first_line<'a>(b: &'a Block) -> &'a str {
+    b.text.lines().next().unwrap_or_default()
+}
+
+/// Whether a comment heading follows a paragraph's worth of evidence after another one: a
+/// thread's posts (a question and its answers), each with its comments, not an article
+/// with its one comment section (whose heading and form's heading may follow each other).
+fn comments_between_posts(kept: &[(usize, &Block)], config: &HeuristicConfig) -> bool {
+    let mut since_heading: Option<f64> = None;
+    for &(_, b) in kept {
+        if is_comment_heading(first_line(b)) {
+            if since_heading.is_some_and(|e| e >= config.min_content_words as f64) {
+                return true;
+            }
+            since_heading = Some(0.0);
+        } else if let Some(e) = since_heading.as_mut() {
+            *e += block_value(b, false, config).max(0.0);
+        }
+    }
+    false
 }
 
 /// Whether link-dense page blocks from `from` to `to` (exclusive) number at least
@@ -305,6 +346,47 @@ mod tests {
         assert!(!out.text.contains("Other articles"), "{}", out.text);
         assert!(!out.text.contains("harbour master"), "{}", out.text);
         assert!(!out.text.contains("copyright"), "{}", out.text);
+    }
+
+    /// Readers' posts under a comment form's heading in the article's own cell, without
+    /// a class that names them.
+    fn with_comments(heading: &str) -> String {
+        let posts: String = (0..2)
+            .map(|n| format!("<p>Reader {n}</p><p>I have watched these cranes from my window for years and never thought they could lift a ferry {n}.</p>"))
+            .collect();
+        page("")
+            .replace("<div class=text>", "")
+            .replace("</div></td>", &format!("<b>{heading}</b>{posts}</td>"))
+    }
+
+    #[test]
+    fn a_comment_heading_ends_the_article() {
+        let html = with_comments("Post a comment:");
+        let mut config = HeuristicConfig::default();
+        config.cut_at_comment_heading = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("from my window"),
+            "the posts leak without the cut: {without}"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Post a comment"), "{}", out.text);
+        assert!(!out.text.contains("from my window"), "{}", out.text);
+    }
+
+    #[test]
+    fn comment_headings_between_posts_do_not_end_a_thread() {
+        // A question and its answer, each followed by its own comments' heading.
+        let answer = format!("<p>{ARTICLE} Answer.</p><b>Comments</b>");
+        let html = with_comments("Comments")
+            .replace("<b>Comments</b>", &format!("<b>Comments</b>{answer}"));
+        let out = run(&html);
+        assert!(out.text.contains("Answer."), "{}", out.text);
     }
 
     #[test]

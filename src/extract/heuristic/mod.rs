@@ -51,6 +51,7 @@
 
 mod article_edges;
 mod cleanup;
+mod comment_headings;
 mod dated_posts;
 mod explain;
 mod features;
@@ -213,7 +214,8 @@ fn extract_pass(
     let kept = cleanup::without_repeats(kept, config);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
-    let end = article_edges::article_end(&pass, article, &kept, first).max(first);
+    let end =
+        article_edges::article_end(&pass, article, &kept, first, comments_are_content).max(first);
     explain::end_pass(&pass, &values, &decisions, &kept, first, end);
     cleanup::write_out(&kept[first..end])
 }
