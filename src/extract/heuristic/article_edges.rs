@@ -98,13 +98,16 @@ pub(super) fn article_end(
                 return start;
             }
         }
-        // The heading of a comment section or form (`comment_headings.rs`).
-        if comments_end
-            && evidence >= needed
-            && rest[k] < evidence
-            && is_comment_heading(first_line(b))
-        {
-            return k;
+        // The heading of a comment section or form (`comment_headings.rs`), with the
+        // link-led run of short lines above it (a print link, share buttons).
+        if comments_end && evidence >= needed && is_comment_heading(first_line(b)) {
+            let start = match run_start {
+                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
+                _ => k,
+            };
+            if rest[start] < evidence {
+                return start;
+            }
         }
         if !tail {
             if value(b) > 0.0 {
