@@ -52,6 +52,7 @@
 
 mod article_edges;
 mod cleanup;
+mod comment_headings;
 mod dated_posts;
 mod explain;
 mod features;
@@ -59,6 +60,7 @@ mod groups;
 mod headline;
 mod item_kinds;
 mod marks;
+mod news_lists;
 mod page_type;
 mod scoring;
 mod sections;
@@ -221,7 +223,8 @@ fn extract_pass(
     let kept = cleanup::without_repeats(kept, config);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
-    let end = article_edges::article_end(&pass, article, &kept, first).max(first);
+    let end =
+        article_edges::article_end(&pass, article, &kept, first, comments_are_content).max(first);
     explain::end_pass(&pass, &values, &decisions, &kept, first, end);
     cleanup::write_out(&kept[first..end])
 }
