@@ -8,6 +8,7 @@
 
 use super::features::block_value;
 use super::groups::Structures;
+use super::news_lists;
 use super::settings::{
     HEADLINE_BARE_MIN_WORDS, HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS, HEADLINE_TEXT_BLOCKS,
 };
@@ -82,7 +83,7 @@ pub(super) fn headline_followed_by_text(
 /// [`headline_followed_by_text`]).
 fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     let page = pass.page;
-    let title_line = page_title(page, None);
+    let title_line = without_date(&page_title(page, None)).to_string();
     let title = match_tokens(&title_line);
     // A title that is one phrase (once the site's name is dropped) written as a sentence
     // may be short; a category's name or one of several parts ("Air Fryer Recipes
@@ -130,6 +131,23 @@ fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
         }
     };
     pick(true).or_else(|| pick(false))
+}
+
+/// A title without the date written after its last comma ("Россияне определили элиту
+/// общества, 4 января 2012-17:33"; a date of at most four words, a time with it): the
+/// headline line on the page does not repeat it,
+/// and its tokens would halve the line's coverage of the title.
+fn without_date(title: &str) -> &str {
+    match title.rsplit_once(", ") {
+        Some((head, date))
+            if !head.is_empty()
+                && news_lists::is_dated(date)
+                && date.split_whitespace().count() <= 4 =>
+        {
+            head
+        }
+        _ => title,
+    }
 }
 
 /// Whether a line is written as a sentence, not in title case: a word of at least four
@@ -245,6 +263,17 @@ mod tests {
         // Title case: a category's name, no headline, no cut.
         let out = super::super::tests::run(&short_titled("Harbour Cranes Lift Ferry"));
         assert!(out.text.contains("copyright"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_date_after_the_titles_last_comma_is_dropped() {
+        assert_eq!(
+            without_date("Россияне определили элиту общества, 4 января 2012-17:33"),
+            "Россияне определили элиту общества"
+        );
+        // A clause after a comma is the headline's.
+        let clause = "Harbour cranes lifted the ferry, the port says";
+        assert_eq!(without_date(clause), clause);
     }
 
     #[test]
