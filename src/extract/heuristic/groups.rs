@@ -3,10 +3,10 @@
 //! their word counts outside marks, and whether they are content-like (a listing) rather
 //! than a menu.
 
+use super::item_kinds;
 use super::settings::{
     HeuristicConfig, COLUMN_TEXT_PARAGRAPHS, COLUMN_TEXT_SHARE, MAX_ITEM_SHARE, TEASER_LINK_SHARE,
 };
-use super::item_kinds;
 use super::Pass;
 use crate::extract::dom::{ElemId, NO_ELEM};
 
@@ -86,7 +86,14 @@ pub(super) fn repeated_structures(pass: &Pass, marked: &[ElemId]) -> Structures 
     let counts = counts_below(pass, marked);
     let (mut groups, group_of) = group_siblings(pass, marked, &counts);
     if pass.config.unlike_items_no_list {
-        item_kinds::mark_unlike_groups(pass, marked, &counts.words, &counts.link_words, &group_of, &mut groups);
+        item_kinds::mark_unlike_groups(
+            pass,
+            marked,
+            &counts.words,
+            &counts.link_words,
+            &group_of,
+            &mut groups,
+        );
     }
     let item_group = nearest_items(pass, &groups, &group_of);
     Structures {

@@ -120,7 +120,12 @@ pub(super) fn mark_unlike_groups(
         let kind = item_kind(&shape[i], config);
         if tracing::enabled!(tracing::Level::DEBUG) && kind != ItemKind::Fragment {
             let e = &page.elements[i];
-            tracing::debug!("item {i} <{} {}> of group {g}: {kind:?} {:?}", e.tag, e.id_class, shape[i]);
+            tracing::debug!(
+                "item {i} <{} {}> of group {g}: {kind:?} {:?}",
+                e.tag,
+                e.id_class,
+                shape[i]
+            );
         }
         let t = &mut tally[g as usize];
         t.1 += shape[i].free_evidence;

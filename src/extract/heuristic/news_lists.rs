@@ -73,7 +73,7 @@ fn is_linked_headline(b: &Block, config: &HeuristicConfig) -> bool {
 
 /// Whether a line carries a date or a time of day (`10:54`, `10.04.2013`, `17 января
 /// 2012 г.`).
-fn is_dated(text: &str) -> bool {
+pub(super) fn is_dated(text: &str) -> bool {
     text.bytes().any(|c| c.is_ascii_digit())
         && (has_time_of_day(text) || dates::find_in_text(text, true).is_some())
 }
