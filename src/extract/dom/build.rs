@@ -231,7 +231,10 @@ mod tests {
         assert_eq!(page.blocks[1].kind, BlockKind::ListItem);
         // The leading link and where the unlinked text after it begins.
         assert_eq!(page.blocks[1].lead_link_words, 2);
-        assert_eq!(&page.blocks[1].text[page.blocks[1].first_unlinked as usize..], "six");
+        assert_eq!(
+            &page.blocks[1].text[page.blocks[1].first_unlinked as usize..],
+            "six"
+        );
         assert_eq!(page.blocks[0].lead_link_words, 0);
         let div = page.elements.iter().find(|e| &*e.tag == "div").unwrap();
         assert_eq!(&*div.id_class, "main a b");

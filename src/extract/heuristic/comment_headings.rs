@@ -64,6 +64,12 @@ const CJK_HEADINGS: &[&str] = &[
 
 /// Whether a line is only the heading of a comment section or form.
 pub(super) fn is_comment_heading(text: &str) -> bool {
+    // A heading is at most five words (two leads and three of the name), and cleaning only
+    // splits words: a longer line is no heading, told without the copy (this test runs on
+    // every block after the article's start: 4.6 % of extraction's instructions before).
+    if text.split_whitespace().nth(5).is_some() {
+        return false;
+    }
     let cleaned: String = text
         .chars()
         .map(|c| {

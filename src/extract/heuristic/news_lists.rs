@@ -27,20 +27,30 @@ pub(super) fn news_list_starts(page: &PageDom, config: &HeuristicConfig) -> Vec<
     let linked = |i: usize| blocks.get(i).is_some_and(|b| is_linked_headline(b, config));
     // Each entry as (its first block, its date's block, how many entries it holds: a
     // link-dense block of `<br>`-separated lines holds one per dated line).
+    // The shape is tested before the date: looking for a date in every paragraph was 3.6 %
+    // of extraction's instructions on ScrapingHub.
     let mut entries: Vec<(usize, usize, usize)> = (0..blocks.len())
-        .filter(|&i| blocks[i].words > 0 && is_dated(&blocks[i].text))
+        .filter(|&i| blocks[i].words > 0)
         .filter_map(|i| {
             let b = &blocks[i];
-            if linked(i) {
-                let lines = b.text.lines().filter(|l| is_dated(l)).count();
-                Some((i, i, lines.max(1)))
-            } else if b.words <= NEWS_DATE_LINE_MAX_WORDS && i > 0 && linked(i - 1) {
-                Some((i - 1, i, 1))
-            } else if b.words <= NEWS_DATE_LINE_MAX_WORDS && linked(i + 1) {
-                Some((i, i, 1))
+            let short = b.words <= NEWS_DATE_LINE_MAX_WORDS;
+            let entry = if linked(i) {
+                (i, i, 0)
+            } else if short && i > 0 && linked(i - 1) {
+                (i - 1, i, 1)
+            } else if short && linked(i + 1) {
+                (i, i, 1)
             } else {
-                None
+                return None;
+            };
+            if !is_dated(&b.text) {
+                return None;
             }
+            if entry.2 == 0 {
+                let lines = b.text.lines().filter(|l| is_dated(l)).count();
+                return Some((i, i, lines.max(1)));
+            }
+            Some(entry)
         })
         .collect();
     // A linked dated line followed by a date line of its own is one entry, not two.

@@ -7,9 +7,9 @@
 use super::features::{block_value, is_truncated, link_density};
 use super::groups::Structures;
 use super::settings::{
-    LIST_OVER_ARTICLE, TEASER_ITEMS_SHARE_DEN, TEASER_ITEMS_SHARE_NUM, TEASER_MAX_SNIPPET,
-    TEASER_TITLE_LINK_WORDS, ONE_BLOCK_SNIPPET_MIN_WORDS, ONE_BLOCK_TITLE_MAX_WORDS,
-    ONE_BLOCK_TITLE_MIN_WORDS,
+    LIST_OVER_ARTICLE, ONE_BLOCK_SNIPPET_MIN_WORDS, ONE_BLOCK_TITLE_MAX_WORDS,
+    ONE_BLOCK_TITLE_MIN_WORDS, TEASER_ITEMS_SHARE_DEN, TEASER_ITEMS_SHARE_NUM, TEASER_MAX_SNIPPET,
+    TEASER_TITLE_LINK_WORDS,
 };
 use super::tree::in_subtrees;
 use super::Pass;
@@ -356,15 +356,29 @@ mod tests {
         // A box of other stories above a headed news item, each title linked and its
         // snippet on the same line; the article's own list runs links into sentences.
         let others = [
-            ("Queen of disco", "The singer of the eighties has not forgotten her fans"),
-            ("A hundred traffic officers", "One collector keeps toy policemen in his office"),
-            ("Winter tourism at home", "Where to spend the longest holidays of the year nearby"),
-            ("Boxer of the region", "The champion is the main candidate for the games"),
+            (
+                "Queen of disco",
+                "The singer of the eighties has not forgotten her fans",
+            ),
+            (
+                "A hundred traffic officers",
+                "One collector keeps toy policemen in his office",
+            ),
+            (
+                "Winter tourism at home",
+                "Where to spend the longest holidays of the year nearby",
+            ),
+            (
+                "Boxer of the region",
+                "The champion is the main candidate for the games",
+            ),
         ];
         let box_items = others
             .iter()
             .enumerate()
-            .map(|(i, (t, s))| format!("<div class=news><div><a href=/r{i}>{t}</a> <span>{s}</span></div></div>"))
+            .map(|(i, (t, s))| {
+                format!("<div class=news><div><a href=/r{i}>{t}</a> <span>{s}</span></div></div>")
+            })
             .collect::<String>();
         let tools = (1..=4)
             .map(|i| format!("<li><a href=/t{i}>Tool number {i}</a>: what the tool number {i} does for us in the tests we run.</li>"))
