@@ -51,27 +51,36 @@ pub(super) fn article_end(
     comments_are_content: bool,
 ) -> usize {
     let (page, config) = (pass.page, pass.config);
-    let comments_end = config.cut_at_comment_heading
+    let may_cut_comments = config.cut_at_comment_heading
         && article.is_some()
         && !comments_are_content
-        && !config.include_comments
-        && !comments_between_posts(kept.get(first..).unwrap_or_default(), config);
+        && !config.include_comments;
     let tail = config.cut_tail && article.is_some();
     let news = config.cut_news_lists && article.is_some();
-    if !(tail || news || comments_end) || first >= kept.len() {
+    if !(tail || news || may_cut_comments) || first >= kept.len() {
         return kept.len();
     }
+    // Each kept block's value and comment-heading test, once.
+    let value: Vec<f64> = kept
+        .iter()
+        .map(|&(_, b)| block_value(b, false, config))
+        .collect();
+    let comment_heading: Vec<bool> = kept
+        .iter()
+        .map(|&(_, b)| may_cut_comments && is_comment_heading(first_line(b)))
+        .collect();
+    let comments_end = may_cut_comments
+        && !comments_between_posts(&value[first..], &comment_heading[first..], config);
     let lists = if news {
         news_lists::news_list_starts(page, config)
     } else {
         Vec::new()
     };
     let needed = TAIL_MIN_PARAGRAPHS * config.min_content_words as f64;
-    let value = |b: &Block| block_value(b, false, config);
     // Content evidence from each kept block to the end.
     let mut rest = vec![0.0; kept.len() + 1];
     for k in (0..kept.len()).rev() {
-        rest[k] = rest[k + 1] + value(kept[k].1).max(0.0);
+        rest[k] = rest[k + 1] + value[k].max(0.0);
     }
     let words = |s: &[(usize, &Block)]| s.iter().map(|&(_, b)| b.words as f64).sum::<f64>();
     let mut evidence = 0.0;
@@ -100,7 +109,7 @@ pub(super) fn article_end(
         }
         // The heading of a comment section or form (`comment_headings.rs`), with the
         // link-led run of short lines above it (a print link, share buttons).
-        if comments_end && evidence >= needed && is_comment_heading(first_line(b)) {
+        if comments_end && evidence >= needed && comment_heading[k] {
             let start = match run_start {
                 Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
                 _ => k,
@@ -109,14 +118,13 @@ pub(super) fn article_end(
                 return start;
             }
         }
+        if value[k] > 0.0 {
+            evidence += value[k];
+        }
         if !tail {
-            if value(b) > 0.0 {
-                evidence += value(b);
-            }
             continue;
         }
-        if value(b) > 0.0 {
-            evidence += value(b);
+        if value[k] > 0.0 {
             after_text = i + 1;
             text_elem = Some(text_elem.map_or(b.elem, |e| common_ancestor(page, e, b.elem)));
             run_start = None;
@@ -146,23 +154,24 @@ pub(super) fn article_end(
 }
 
 /// The first line of a block's text (a comment form's heading over its notice).
-fn first_line<'a>(b: &'a Block) -> &'a str {
+fn first_line(b: &Block) -> &str {
     b.text.lines().next().unwrap_or_default()
 }
 
 /// Whether a comment heading follows a paragraph's worth of evidence after another one: a
 /// thread's posts (a question and its answers), each with its comments, not an article
 /// with its one comment section (whose heading and form's heading may follow each other).
-fn comments_between_posts(kept: &[(usize, &Block)], config: &HeuristicConfig) -> bool {
+/// `value` and `heading`: each kept block's value and whether it is a comment heading.
+fn comments_between_posts(value: &[f64], heading: &[bool], config: &HeuristicConfig) -> bool {
     let mut since_heading: Option<f64> = None;
-    for &(_, b) in kept {
-        if is_comment_heading(first_line(b)) {
+    for (&v, &h) in value.iter().zip(heading) {
+        if h {
             if since_heading.is_some_and(|e| e >= config.min_content_words as f64) {
                 return true;
             }
             since_heading = Some(0.0);
         } else if let Some(e) = since_heading.as_mut() {
-            *e += block_value(b, false, config).max(0.0);
+            *e += v.max(0.0);
         }
     }
     false
@@ -230,13 +239,8 @@ pub(super) fn article_start(
     // Link-led, as the tail's run: other stories' teasers above a short item are their
     // linked titles; an introduction above a lower heading that repeats the title is
     // prose (WCXB articles lost up to 0.18 without this test).
-    let link_led = |k: usize| {
-        let links = pass.page.blocks[kept[first].0..kept[k].0]
-            .iter()
-            .filter(|b| link_density(b) > config.max_link_density)
-            .count();
-        links as f64 >= TAIL_LINK_SHARE * (k - first) as f64
-    };
+    let link_led =
+        |k: usize| link_led_since(pass.page, config, kept[first].0, kept[k].0, k - first);
     match kept
         .iter()
         .position(|&(i, b)| i >= h || pass.page.contains(article, b.elem))

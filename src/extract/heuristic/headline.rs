@@ -83,12 +83,13 @@ pub(super) fn headline_followed_by_text(
 /// [`headline_followed_by_text`]).
 fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     let page = pass.page;
-    let title_line = without_date(&page_title(page, None)).to_string();
-    let title = match_tokens(&title_line);
+    let full_title = page_title(page, None);
+    let title_line = without_date(&full_title);
+    let title = match_tokens(title_line);
     // A title that is one phrase (once the site's name is dropped) written as a sentence
     // may be short; a category's name or one of several parts ("Air Fryer Recipes
     // Archives", "News - Health & Business") must say more (see the settings).
-    let min_words = if split_parts(&title_line).len() == 1 && sentence_case(&title_line) {
+    let min_words = if split_parts(title_line).len() == 1 && sentence_case(title_line) {
         HEADLINE_BARE_MIN_WORDS
     } else {
         HEADLINE_MIN_WORDS

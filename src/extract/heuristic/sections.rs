@@ -5,8 +5,9 @@
 
 use super::groups::Structures;
 use super::marks::Marks;
-use super::settings::HeuristicConfig;
-use super::settings::{LIKE_RUN, LIKE_SIBLING_SHARE, SIBLING_MIN_VALUE, SIBLING_SHARE};
+use super::settings::{
+    HeuristicConfig, LIKE_RUN, LIKE_SIBLING_SHARE, SIBLING_MIN_VALUE, SIBLING_SHARE,
+};
 use super::Pass;
 use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
 use crate::extract::vocab;
