@@ -158,19 +158,30 @@ impl Inbreeding {
 
     /// The page's template mask, or why there is none.
     pub fn template_mask(&self, dom: &PageDom, url: &str) -> Result<Vec<bool>, Fallback> {
+        self.masked(dom, url).map(|m| m.mask)
+    }
+
+    /// [`template_mask`](Self::template_mask), with the page cleaned with it when the
+    /// agreement test of the outside paths had to clean it already.
+    fn masked(&self, dom: &PageDom, url: &str) -> Result<Masked, Fallback> {
         let keys = BlockKeys::of(dom, self.config.max_link_density);
         let paths = path_stats(&keys);
         let (mut mask, outside) = self.store.mask(&keys, &paths, url, &self.config)?;
+        let mut cleaned = None;
         if outside.iter().any(|&o| o) {
             let local = super::heuristic::extract(dom, &self.heuristic);
             let in_local = keys::kept_blocks(dom, &local.text);
             let outside = self.outside_at_edges(dom, &outside, &in_local);
             let with: Vec<bool> = mask.iter().zip(&outside).map(|(m, o)| *m || *o).collect();
             if with != mask {
-                if self.agrees_with_local(dom, &with, &in_local) {
-                    mask = with;
-                } else {
-                    self.outside_refused.fetch_add(1, Ordering::Relaxed);
+                match self.cleaned_if_agreeing(dom, &with, &in_local) {
+                    Some(found) => {
+                        mask = with;
+                        cleaned = Some(found);
+                    }
+                    None => {
+                        self.outside_refused.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
             }
         }
@@ -182,7 +193,7 @@ impl Inbreeding {
         if share > self.config.max_masked_text_share {
             return Err(Fallback::SharedText);
         }
-        Ok(mask)
+        Ok(Masked { mask, cleaned })
     }
 
     /// The outside-path blocks that may be marked on this page: those the local heuristic
@@ -212,15 +223,18 @@ impl Inbreeding {
             .collect()
     }
 
-    /// Whether the page cleaned with `mask` keeps mostly text the local heuristic keeps
+    /// The page cleaned with `mask` when it keeps mostly text the local heuristic keeps
     /// too (at least `min_local_agreement` of its words): the group's outside paths may
     /// prune the page's own answer, not move it elsewhere. Where the page's text sits on
     /// a path the other pages have around theirs (a photo story among articles), marking
     /// it sends the heuristic to the page's menus instead.
-    fn agrees_with_local(&self, dom: &PageDom, mask: &[bool], in_local: &[bool]) -> bool {
-        let Some(cleaned) = cross_page::clean_with_mask(dom, &self.heuristic, mask) else {
-            return false;
-        };
+    fn cleaned_if_agreeing(
+        &self,
+        dom: &PageDom,
+        mask: &[bool],
+        in_local: &[bool],
+    ) -> Option<Extracted> {
+        let cleaned = cross_page::clean_with_mask(dom, &self.heuristic, mask)?;
         let in_cleaned = keys::kept_blocks(dom, &cleaned.text);
         let (mut all, mut shared) = (0u64, 0u64);
         for ((b, &c), &l) in dom.blocks.iter().zip(&in_cleaned).zip(in_local) {
@@ -229,14 +243,20 @@ impl Inbreeding {
                 shared += if l { b.words as u64 } else { 0 };
             }
         }
-        all > 0 && shared as f64 >= self.config.min_local_agreement * all as f64
+        (all > 0 && shared as f64 >= self.config.min_local_agreement * all as f64)
+            .then_some(cleaned)
     }
 
     /// [`template_mask`](Self::template_mask), counting the fall-back when there is none.
     pub fn page_mask(&self, dom: &PageDom, url: &str) -> Option<Vec<bool>> {
-        let found = self.template_mask(dom, url);
+        self.page_masked(dom, url).map(|m| m.mask)
+    }
+
+    /// [`page_mask`](Self::page_mask) with the page cleaned, when that was done on the way.
+    fn page_masked(&self, dom: &PageDom, url: &str) -> Option<Masked> {
+        let found = self.masked(dom, url);
         crate::extract::trace::record(|t| match &found {
-            Ok(mask) => t.masks.push(("style-inbreeding template", mask.clone())),
+            Ok(m) => t.masks.push(("style-inbreeding template", m.mask.clone())),
             Err(why) => t
                 .notes
                 .push(format!("style-inbreeding did not apply: {why:?}")),
@@ -269,6 +289,13 @@ impl Inbreeding {
     }
 }
 
+/// A page's template mask, and the page cleaned with it if that was done while it was
+/// made (see [`Inbreeding::masked`]).
+struct Masked {
+    mask: Vec<bool>,
+    cleaned: Option<Extracted>,
+}
+
 /// Share of a page's text (non-link words of blocks with at least `min_words` of them)
 /// that `mask` marks as template; 0 for a page without such blocks.
 fn masked_text_share(dom: &PageDom, mask: &[bool], min_words: u32) -> f64 {
@@ -293,8 +320,11 @@ impl Extractor for Inbreeding {
     }
 
     fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted> {
-        let mask = self.page_mask(&page.dom, ctx.url)?;
-        let found = cross_page::clean_with_mask(&page.dom, &self.heuristic, &mask);
+        let masked = self.page_masked(&page.dom, ctx.url)?;
+        // Cleaned already when the outside paths' agreement test ran (the same mask).
+        let found = masked
+            .cleaned
+            .or_else(|| cross_page::clean_with_mask(&page.dom, &self.heuristic, &masked.mask));
         self.note_cleaned(found.is_some());
         found
     }
