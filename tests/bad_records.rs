@@ -245,9 +245,10 @@ fn a_bad_warc_record_is_named_and_the_next_records_are_read() {
     };
     // Saved without an extension: found by content.
     let warc = dir.path().join("crawl/segment-0001");
+    let first = record(1, true);
     write(
         &warc,
-        &(record(1, true) + &record(2, false) + &record(3, true)),
+        &(first.clone() + &record(2, false) + &record(3, true)),
     );
     let out = run(&["extract", dir.path().join("crawl").to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -267,7 +268,51 @@ fn a_bad_warc_record_is_named_and_the_next_records_are_read() {
         bad["path"].as_str().unwrap().ends_with("segment-0001#2"),
         "{bad}"
     );
+    // The message names where the record starts in the file, and what is wrong with it.
+    let message = bad["error"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("byte offset {}", first.len())) && message.contains("WARC-Date"),
+        "{bad}"
+    );
+    assert_eq!(bad["url"], "http://w.example/2");
     assert!(stderr.contains("segment-0001#2"), "{stderr}");
+}
+
+#[test]
+fn a_huge_warc_record_is_cut_at_the_page_limit_and_the_next_record_is_read() {
+    // A 40 MB response: read past without holding it (the block is kept up to
+    // --max-page-bytes plus the HTTP head), its page cut at the limit, the next page read.
+    let dir = tempfile::tempdir().unwrap();
+    let record = |n: usize, body: &str| {
+        let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{body}");
+        format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://h.example/{n}\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        )
+    };
+    let para = "<p>A paragraph of the huge page, repeated until the page is far larger than the limit.</p>\n";
+    let huge = format!(
+        "<html><body>{}</body></html>",
+        para.repeat(40 << 20 / para.len())
+    );
+    let small = "<html><body><article><p>The small page after the huge one, with a paragraph long enough to be kept as its main text.</p></article></body></html>";
+    let warc = dir.path().join("big.warc");
+    write(&warc, &(record(1, &huge) + &record(2, small)));
+    let config = dir.path().join("limit.yaml");
+    write(&config, "max_page_bytes: 1000000\n");
+    let out = run(&[
+        "--config",
+        config.to_str().unwrap(),
+        "extract",
+        warc.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let records = stdout_jsonl(&out);
+    assert_eq!(records.len(), 2, "{stderr}");
+    let text = |i: usize| records[i]["text"].as_str().unwrap_or("").to_string();
+    assert!(text(0).contains("huge page") && text(0).len() < 1_000_000);
+    assert!(text(1).contains("small page after the huge one"));
 }
 
 #[test]

@@ -71,6 +71,17 @@ fn extract_and_dedup_round_trip_through_parquet() {
         a,
         std::fs::read_to_string(dir.path().join("from-parquet.jsonl")).unwrap()
     );
+    // Found by content, as extract finds its inputs: a Parquet file without its extension.
+    std::fs::copy(
+        dir.path().join("pages.parquet"),
+        dir.path().join("pages.dat"),
+    )
+    .unwrap();
+    ok(&["dedup", &p("pages.dat"), "-o", &p("from-dat.jsonl")]);
+    assert_eq!(
+        a,
+        std::fs::read_to_string(dir.path().join("from-dat.jsonl")).unwrap()
+    );
     // Clusters as Parquet: similarity aligned with members.
     ok(&[
         "dedup",

@@ -197,7 +197,7 @@ fn span<'a>(title: &'a str, from: &str, to: &str) -> &'a str {
 }
 
 /// `Page | Section | Site` → its trimmed, non-empty parts, in order.
-fn split_parts(title: &str) -> Vec<&str> {
+pub(crate) fn split_parts(title: &str) -> Vec<&str> {
     let mut parts = vec![title];
     for sep in SEPARATORS {
         parts = parts.into_iter().flat_map(|p| p.split(sep)).collect();

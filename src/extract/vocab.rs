@@ -4,7 +4,9 @@
 //! whole or by prefix, so `threads` is not `ads` and `canvas` is not `nav`.
 //!
 //! Words are English, Russian, and the Latin transliterations Russian sites use in class
-//! names (`reklama`, `podval`). No list of words of the page's *text* decides anything.
+//! names (`reklama`, `podval`). No list here is of words of the page's *text*; the
+//! heuristic's one such list, the headings of comment sections, is in
+//! `heuristic/comment_headings.rs`.
 
 /// Tokens (exact) that mark boilerplate containers.
 const BOILERPLATE_EXACT: &[&str] = &[

@@ -54,8 +54,18 @@ pub(crate) fn column<'a, A: 'static>(
         })
 }
 
-/// Whether `path` names a Parquet file (by its extension).
+/// Whether `path` is a Parquet file: by its extension, or else by its content (the magic
+/// `PAR1` that starts every Parquet file), as `extract` and `run` find their inputs, so that
+/// `dedup`, `sign` and `index` read a Parquet file whatever it is called.
 pub fn is_parquet(path: &Path) -> bool {
-    path.extension()
+    if path
+        .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+    {
+        return true;
+    }
+    let mut head = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| &head == b"PAR1")
 }

@@ -157,8 +157,18 @@ fn learn_pass(
         |page| {
             let (parsed, _) = decode_and_parse(&page)?;
             let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
-            let profile = use_inbreeding
-                .then(|| inbreeding::Profile::of(&parsed.dom, config.inbreeding.max_link_density));
+            let profile = use_inbreeding.then(|| {
+                let ib = &config.inbreeding;
+                if ib.structure_share <= 1.0 {
+                    inbreeding::Profile::with_local(
+                        &parsed.dom,
+                        ib.max_link_density,
+                        &config.heuristic,
+                    )
+                } else {
+                    inbreeding::Profile::of(&parsed.dom, ib.max_link_density)
+                }
+            });
             let saved_fit = match &vector {
                 Some(vector) => saved.candidates(&page.url).next().map(|t| {
                     let ok = probe.template_mask(vector, &page.url).is_ok();

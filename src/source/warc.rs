@@ -1,21 +1,28 @@
 //! WARC input (`*.warc`, `*.warc.gz`): `response` records carrying an HTTP response,
 //! `revisit` records (the earlier response's payload, see `revisit.rs`) and `resource`
 //! records become pages; `WARC-Target-URI` is the URL, `WARC-Date` the time.
-//! Records are read one at a time, so a multi-gigabyte WARC never sits in memory.
+//! Records are read one at a time by `warc_records`' scanner, which keeps at most
+//! `max_page_bytes` (+ room for the HTTP head) of a block and streams past the rest, so
+//! neither a multi-gigabyte WARC nor a multi-gigabyte record sits in memory, and an error
+//! names the record's byte offset (the `warc` crate used before read each block whole and
+//! knew no offsets).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use warc::{RecordType, WarcHeader, WarcReader};
-
+use super::warc_records::{self, RawRecord};
 use super::PageJob;
 use crate::page::{ErrorKind, Page, PageError};
+
+/// Block bytes kept beyond `max_page_bytes`: the HTTP status line and headers before the
+/// payload (and the slack a compressed payload may need).
+const HTTP_HEAD_ROOM: usize = 64 << 10;
 
 /// Pages of one WARC file, lazily. Records that are not pages (requests, metadata,
 /// non-2xx responses, non-HTML payloads) are skipped and counted in [`WarcPages::skipped`].
 pub struct WarcPages {
     path: PathBuf,
-    records: Box<dyn Iterator<Item = Result<warc::Record<warc::BufferedBody>, warc::Error>> + Send>,
+    records: warc_records::Scanner,
     index: usize,
     done: bool,
     max_page_bytes: usize,
@@ -25,26 +32,16 @@ pub struct WarcPages {
 
 impl WarcPages {
     pub fn open(path: &Path, max_page_bytes: usize) -> Result<WarcPages, PageError> {
-        let file = std::fs::File::open(path).map_err(|e| PageError {
-            path: path.display().to_string(),
-            url: String::new(),
-            kind: ErrorKind::Read,
-            message: e.to_string(),
-        })?;
-        let mut file = BufReader::new(file);
-        // By content, not name (a WARC found by sniffing may have any name).
-        let gz = file.fill_buf().is_ok_and(super::sniff::is_gzip);
-        let reader: Box<dyn BufRead + Send> = if gz {
-            Box::new(BufReader::with_capacity(
-                1 << 16,
-                flate2::read::MultiGzDecoder::new(file),
-            ))
-        } else {
-            Box::new(BufReader::with_capacity(1 << 16, file))
-        };
+        let records = warc_records::scan(path, max_page_bytes.saturating_add(HTTP_HEAD_ROOM))
+            .map_err(|e| PageError {
+                path: path.display().to_string(),
+                url: String::new(),
+                kind: ErrorKind::Read,
+                message: e.to_string(),
+            })?;
         Ok(WarcPages {
             path: path.to_owned(),
-            records: Box::new(WarcReader::new(reader).iter_records()),
+            records,
             index: 0,
             done: false,
             max_page_bytes,
@@ -52,7 +49,13 @@ impl WarcPages {
         })
     }
 
-    fn error(&self, message: String) -> PageError {
+    /// An error of the current record: `FILE#N` (its number) as the path, its byte offset
+    /// (when it starts the file's gzip member or a plain file's record) in the message.
+    fn error(&self, offset: Option<u64>, message: String) -> PageError {
+        let message = match offset {
+            Some(o) => format!("record at byte offset {o}: {message}"),
+            None => message,
+        };
         PageError {
             path: format!("{}#{}", self.path.display(), self.index),
             url: String::new(),
@@ -60,6 +63,26 @@ impl WarcPages {
             message,
         }
     }
+}
+
+/// The record types that carry a page.
+#[derive(Clone, Copy, PartialEq)]
+enum PageRecord {
+    Response,
+    Revisit,
+    Resource,
+}
+
+fn page_record(record: &RawRecord) -> Option<PageRecord> {
+    let t = record.warc_type();
+    [
+        ("response", PageRecord::Response),
+        ("revisit", PageRecord::Revisit),
+        ("resource", PageRecord::Resource),
+    ]
+    .into_iter()
+    .find(|(name, _)| t.eq_ignore_ascii_case(name))
+    .map(|(_, kind)| kind)
 }
 
 impl Iterator for WarcPages {
@@ -71,42 +94,52 @@ impl Iterator for WarcPages {
             self.index += 1;
             let record = match record {
                 Ok(r) => r,
-                // A record whose headers parsed but lack a required field: the reader is
-                // past it and can go on.
-                Err(e @ warc::Error::MissingHeader(_))
-                | Err(e @ warc::Error::MalformedHeader(..)) => {
-                    return Some(PageJob::Failed(self.error(e.to_string())));
-                }
-                // Anything else leaves the reader mid-record: stop this file, say where.
+                // The scanner is lost mid-file (a cut record, no Content-Length, not WARC):
+                // stop this file, say where (its message names the byte offset).
                 Err(e) => {
                     self.done = true;
                     return Some(PageJob::Failed(
-                        self.error(format!("cannot read further: {e}")),
+                        self.error(None, format!("cannot read further: {e}")),
                     ));
                 }
             };
-            // Headers are read from the raw parts: the crate's `header()` panics on a
-            // value that is not UTF-8 (found by tests/props_readers.rs).
-            let (kind, date) = (record.warc_type().clone(), *record.date());
-            let (raw, block) = record.into_raw_parts();
-            let record = RawRecord {
+            let Some(kind) = page_record(&record) else {
+                continue;
+            };
+            // A page record without a readable date is an error of its own; the next
+            // record is read (the scanner is past this one's block).
+            let date = match record.header("WARC-Date") {
+                None => Err("no WARC-Date".to_string()),
+                Some(d) => chrono::DateTime::parse_from_rfc3339(d)
+                    .map(|d| d.with_timezone(&chrono::Utc))
+                    .map_err(|e| format!("WARC-Date {d:?}: {e}")),
+            };
+            let date = match date {
+                Ok(d) => d,
+                Err(e) => {
+                    let mut err = self.error(record.offset, e);
+                    err.url = record.target_uri().to_string();
+                    return Some(PageJob::Failed(err));
+                }
+            };
+            match page_from_record(
+                &record,
                 kind,
                 date,
-                headers: raw.headers,
-                block,
-            };
-            match page_from_record(&record, &self.path, self.index, self.max_page_bytes) {
+                &self.path,
+                self.index,
+                self.max_page_bytes,
+            ) {
                 Ok(Some(page)) => return Some(PageJob::Loaded(page)),
                 Ok(None) => {}
                 // A revisit whose earlier response cannot be read is a lost page: an error.
                 Err(reason) if reason.starts_with(super::revisit::UNRESOLVED) => {
-                    let mut e = self.error(reason);
-                    e.url = record.header(WarcHeader::TargetURI).unwrap_or_default();
+                    let mut e = self.error(record.offset, reason);
+                    e.url = record.target_uri().to_string();
                     return Some(PageJob::Failed(e));
                 }
                 Err(reason) => {
-                    let uri = record.header(WarcHeader::TargetURI).unwrap_or_default();
-                    self.skipped.push((uri, reason));
+                    self.skipped.push((record.target_uri().to_string(), reason));
                 }
             }
         }
@@ -114,52 +147,37 @@ impl Iterator for WarcPages {
     }
 }
 
-/// A record's type, date, headers (raw bytes) and block.
-struct RawRecord {
-    kind: RecordType,
-    date: chrono::DateTime<chrono::Utc>,
-    headers: std::collections::HashMap<WarcHeader, Vec<u8>>,
-    block: Vec<u8>,
-}
-
-impl RawRecord {
-    /// A header's value, bytes that are not UTF-8 replaced.
-    fn header(&self, name: WarcHeader) -> Option<String> {
-        self.headers
-            .get(&name)
-            .map(|v| String::from_utf8_lossy(v).into_owned())
-    }
-}
-
-/// `Ok(None)`: not a page-carrying record type. `Err(reason)`: a response that is not a
-/// page we keep (status, content type).
+/// `Ok(None)`: no page (a robots.txt record is an `Err`). `Err(reason)`: a response that
+/// is not a page we keep (status, content type).
 fn page_from_record(
     record: &RawRecord,
+    kind: PageRecord,
+    date: chrono::DateTime<chrono::Utc>,
     path: &Path,
     index: usize,
     max: usize,
 ) -> Result<Option<Page>, String> {
-    let url = record
-        .header(WarcHeader::TargetURI)
-        .map(|u| u.trim_matches(['<', '>']).to_string())
-        .unwrap_or_default();
+    let url = record.target_uri().to_string();
     let page_path = format!("{}#{}", path.display(), index);
     if super::revisit::is_robots_txt(&url) {
         return Err("robots.txt (crawl metadata, not a page)".into());
     }
     // A revisit stands for an earlier response: its payload is read from there.
     let earlier;
-    let block = match record.kind {
-        RecordType::Revisit => {
-            let field = |n: &str| record.header(WarcHeader::from(n));
-            earlier =
-                super::revisit::earlier_response_block(&field, path, max.saturating_add(1 << 16))?;
+    let block = match kind {
+        PageRecord::Revisit => {
+            let field = |n: &str| record.header(n).map(str::to_string);
+            earlier = super::revisit::earlier_response_block(
+                &field,
+                path,
+                max.saturating_add(HTTP_HEAD_ROOM),
+            )?;
             &earlier[..]
         }
         _ => &record.block[..],
     };
-    let (content_type, body) = match record.kind {
-        RecordType::Response | RecordType::Revisit => {
+    let (content_type, body) = match kind {
+        PageRecord::Response | PageRecord::Revisit => {
             let http = parse_http_response(block).ok_or("not an HTTP response")?;
             if !(200..300).contains(&http.status) {
                 return Err(format!("HTTP status {}", http.status));
@@ -173,8 +191,10 @@ fn page_from_record(
             }
             (http.content_type, body)
         }
-        RecordType::Resource => (record.header(WarcHeader::ContentType), block.to_vec()),
-        _ => return Ok(None),
+        PageRecord::Resource => (
+            record.header("Content-Type").map(str::to_string),
+            block.to_vec(),
+        ),
     };
     if let Some(ct) = &content_type {
         if !is_html_content_type(ct) {
@@ -186,7 +206,7 @@ fn page_from_record(
     Ok(Some(Page {
         path: page_path,
         url,
-        fetched_at: Some(record.date),
+        fetched_at: Some(date),
         popularity: 0.0,
         content_type,
         body,

@@ -69,11 +69,6 @@ impl<R: BufRead> BufRead for Counting<R> {
     }
 }
 
-fn is_gz(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
-}
-
 /// Read one line (up to `\n`), at most [`MAX_HEADER_LINE`] bytes; `None` at end of input.
 fn read_line(r: &mut impl BufRead) -> Result<Option<Vec<u8>>, String> {
     let mut line = Vec::new();
@@ -190,11 +185,12 @@ pub struct Scanner {
 /// Scan `path`'s records; blocks are kept up to `max_block` bytes each.
 pub fn scan(path: &Path, max_block: usize) -> std::io::Result<Scanner> {
     let file = std::fs::File::open(path)?;
-    let input = Counting {
+    let mut input = Counting {
         inner: BufReader::with_capacity(1 << 16, file),
         pos: 0,
     };
-    let state = if is_gz(path) {
+    // By content, not name (a WARC found by sniffing may have any name).
+    let state = if super::sniff::is_gzip(input.fill_buf()?) {
         State::Between(input)
     } else {
         State::Plain(input)
@@ -270,8 +266,11 @@ pub fn read_record_at(path: &Path, offset: u64, max_block: usize) -> Result<RawR
     let mut file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     file.seek(SeekFrom::Start(offset))
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let reader = BufReader::new(file);
-    let parsed = if is_gz(path) {
+    let mut reader = BufReader::new(file);
+    let gz = reader
+        .fill_buf()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let parsed = if super::sniff::is_gzip(gz) {
         parse_record(
             &mut BufReader::new(flate2::bufread::GzDecoder::new(reader)),
             max_block,

@@ -37,6 +37,10 @@ pub(super) struct Builder {
     pub(super) words: u32,
     pub(super) link_words: u32,
     pub(super) links: u32,
+    pub(super) lead_link_words: u32,
+    /// Whether an unlinked word has been seen in the block being built.
+    pub(super) unlinked_seen: bool,
+    pub(super) first_unlinked: u32,
     /// Whether the last char pushed to `text` was whitespace (for collapsing).
     pub(super) space_pending: bool,
     pub(super) current: ElemId,
@@ -225,6 +229,13 @@ mod tests {
         assert_eq!(page.blocks[1].link_words, 2);
         assert_eq!(page.blocks[1].words, 3);
         assert_eq!(page.blocks[1].kind, BlockKind::ListItem);
+        // The leading link and where the unlinked text after it begins.
+        assert_eq!(page.blocks[1].lead_link_words, 2);
+        assert_eq!(
+            &page.blocks[1].text[page.blocks[1].first_unlinked as usize..],
+            "six"
+        );
+        assert_eq!(page.blocks[0].lead_link_words, 0);
         let div = page.elements.iter().find(|e| &*e.tag == "div").unwrap();
         assert_eq!(&*div.id_class, "main a b");
     }

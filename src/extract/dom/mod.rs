@@ -94,6 +94,12 @@ pub struct Block {
     pub link_words: u32,
     /// Number of `<a href>` elements that carry text into the block.
     pub links: u32,
+    /// Link words before the block's first unlinked word: a block that opens with a
+    /// linked title (a teaser whose title and snippet are one line) has them.
+    pub lead_link_words: u32,
+    /// Byte offset in `text` of the first unlinked word (0 when there is none): where
+    /// the text after a leading link begins.
+    pub first_unlinked: u32,
     /// Innermost block-level element containing the block.
     pub elem: ElemId,
     pub kind: BlockKind,

@@ -37,10 +37,7 @@ impl Builder {
             self.text.push(c);
             if let Some(len) = unspaced_word_len(c) {
                 if unspaced_run % len == 0 {
-                    self.words += 1;
-                    if in_link {
-                        self.link_words += 1;
-                    }
+                    self.count_word(in_link, c);
                 }
                 unspaced_run += 1;
                 in_word = false;
@@ -49,12 +46,24 @@ impl Builder {
             unspaced_run = 0;
             let word_char = c.is_alphanumeric();
             if word_char && !in_word {
-                self.words += 1;
-                if in_link {
-                    self.link_words += 1;
-                }
+                self.count_word(in_link, c);
             }
             in_word = word_char;
+        }
+    }
+
+    /// Count one word of the block being built, linked or not (its first character
+    /// `c` was just pushed).
+    fn count_word(&mut self, in_link: bool, c: char) {
+        self.words += 1;
+        if in_link {
+            self.link_words += 1;
+            if !self.unlinked_seen {
+                self.lead_link_words += 1;
+            }
+        } else if !self.unlinked_seen {
+            self.unlinked_seen = true;
+            self.first_unlinked = (self.text.len() - c.len_utf8()) as u32;
         }
     }
 
@@ -88,12 +97,17 @@ impl Builder {
             words: self.words,
             link_words: self.link_words,
             links: self.links,
+            lead_link_words: self.lead_link_words,
+            first_unlinked: self.first_unlinked,
             elem,
             kind: self.kind.unwrap_or(BlockKind::Other),
         });
         self.words = 0;
         self.link_words = 0;
         self.links = 0;
+        self.lead_link_words = 0;
+        self.unlinked_seen = false;
+        self.first_unlinked = 0;
     }
 }
 

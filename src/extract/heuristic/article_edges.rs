@@ -16,36 +16,71 @@
 //! - hold less content evidence after it than the text before it, and fewer than
 //!   [`TAIL_MAX_WORDS_RATIO`] times its words (a listing under an introduction is the
 //!   page's own content).
+//!
+//! A list of other news (dated linked headlines, [`news_lists`]) ends the text too,
+//! inside the text's element as well (a flat table cell holding the article and the
+//! site's "other articles" with their dates), once the same evidence is written. So does
+//! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
+//! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
+//! it, unless comment headings recur between posts (a question and its answers).
 
+use super::comment_headings::is_comment_heading;
 use super::features::{block_value, link_density};
 use super::headline::Headed;
+use super::news_lists;
 use super::settings::{
-    HEAD_DROP_SHARE, TAIL_GAP_LINES, TAIL_LINK_SHARE, TAIL_MAX_WORDS_RATIO, TAIL_MIN_PARAGRAPHS,
+    HeuristicConfig, HEAD_DROP_SHARE, NEWS_LIST_HEADING_MAX_WORDS, TAIL_GAP_LINES, TAIL_LINK_SHARE,
+    TAIL_MAX_WORDS_RATIO, TAIL_MIN_PARAGRAPHS,
 };
 use super::Pass;
-use crate::extract::dom::{Block, ElemId, PageDom, NO_ELEM};
+use crate::extract::dom::{Block, BlockKind, ElemId, PageDom, NO_ELEM};
 
 /// The end (exclusive) of the written text among `kept[first..]`: the start of the first
 /// run of [`TAIL_GAP_LINES`] blocks without content evidence of their own that passes the
 /// tests of the module's header, once [`TAIL_MIN_PARAGRAPHS`] paragraphs' worth of
 /// evidence has been written; else the end of `kept`. Only with `cut_tail`, on a page
-/// with a headed article (`article`).
+/// with a headed article (`article`). With `cut_news_lists`, also the start of a list of
+/// other news ([`news_lists`]) after that evidence, inside the text's element too, with
+/// the heading or link-led run of short lines just above it, under the same evidence and
+/// words tests.
 pub(super) fn article_end(
     pass: &Pass,
     article: Option<ElemId>,
     kept: &[(usize, &Block)],
     first: usize,
+    comments_are_content: bool,
 ) -> usize {
     let (page, config) = (pass.page, pass.config);
-    if !config.cut_tail || article.is_none() || first >= kept.len() {
+    let may_cut_comments = config.cut_at_comment_heading
+        && article.is_some()
+        && !comments_are_content
+        && !config.include_comments;
+    let tail = config.cut_tail && article.is_some();
+    let news = config.cut_news_lists && article.is_some();
+    if !(tail || news || may_cut_comments) || first >= kept.len() {
         return kept.len();
     }
+    // Each kept block's value and comment-heading test, once.
+    let value: Vec<f64> = kept
+        .iter()
+        .map(|&(_, b)| block_value(b, false, config))
+        .collect();
+    let comment_heading: Vec<bool> = kept
+        .iter()
+        .map(|&(_, b)| may_cut_comments && is_comment_heading(first_line(b)))
+        .collect();
+    let comments_end = may_cut_comments
+        && !comments_between_posts(&value[first..], &comment_heading[first..], config);
+    let lists = if news {
+        news_lists::news_list_starts(page, config)
+    } else {
+        Vec::new()
+    };
     let needed = TAIL_MIN_PARAGRAPHS * config.min_content_words as f64;
-    let value = |b: &Block| block_value(b, false, config);
     // Content evidence from each kept block to the end.
     let mut rest = vec![0.0; kept.len() + 1];
     for k in (0..kept.len()).rev() {
-        rest[k] = rest[k + 1] + value(kept[k].1).max(0.0);
+        rest[k] = rest[k + 1] + value[k].max(0.0);
     }
     let words = |s: &[(usize, &Block)]| s.iter().map(|&(_, b)| b.words as f64).sum::<f64>();
     let mut evidence = 0.0;
@@ -56,8 +91,40 @@ pub(super) fn article_end(
     let mut run_start = None;
     let mut run_lines = 0usize;
     for (k, &(i, b)) in kept.iter().enumerate().skip(first) {
-        if value(b) > 0.0 {
-            evidence += value(b);
+        // A news list starting among the page's blocks since the previous kept one ends
+        // the text wherever it lies (`news_lists.rs`), with its heading.
+        let since = if k > first { kept[k - 1].0 + 1 } else { i };
+        if news && evidence >= needed && lists[since..=i].contains(&true) {
+            // A link-led run of short lines just above the list (its topic links, the
+            // print link) goes with it.
+            let start = match run_start {
+                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
+                _ => with_heading(kept, k, first),
+            };
+            if rest[start] < evidence
+                && words(&kept[start..]) < TAIL_MAX_WORDS_RATIO * words(&kept[first..start])
+            {
+                return start;
+            }
+        }
+        // The heading of a comment section or form (`comment_headings.rs`), with the
+        // link-led run of short lines above it (a print link, share buttons).
+        if comments_end && evidence >= needed && comment_heading[k] {
+            let start = match run_start {
+                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
+                _ => k,
+            };
+            if rest[start] < evidence {
+                return start;
+            }
+        }
+        if value[k] > 0.0 {
+            evidence += value[k];
+        }
+        if !tail {
+            continue;
+        }
+        if value[k] > 0.0 {
             after_text = i + 1;
             text_elem = Some(text_elem.map_or(b.elem, |e| common_ancestor(page, e, b.elem)));
             run_start = None;
@@ -72,11 +139,7 @@ pub(super) fn article_end(
         }
         let start = *run_start.get_or_insert(k);
         run_lines += 1;
-        let links = page.blocks[after_text..=i]
-            .iter()
-            .filter(|b| link_density(b) > config.max_link_density)
-            .count();
-        if (links as f64) < TAIL_LINK_SHARE * run_lines as f64 {
+        if !link_led_since(page, config, after_text, i + 1, run_lines) {
             continue;
         }
         if run_lines >= TAIL_GAP_LINES
@@ -88,6 +151,62 @@ pub(super) fn article_end(
         }
     }
     kept.len()
+}
+
+/// The first line of a block's text (a comment form's heading over its notice).
+fn first_line(b: &Block) -> &str {
+    b.text.lines().next().unwrap_or_default()
+}
+
+/// Whether a comment heading follows a paragraph's worth of evidence after another one: a
+/// thread's posts (a question and its answers), each with its comments, not an article
+/// with its one comment section (whose heading and form's heading may follow each other).
+/// `value` and `heading`: each kept block's value and whether it is a comment heading.
+fn comments_between_posts(value: &[f64], heading: &[bool], config: &HeuristicConfig) -> bool {
+    let mut since_heading: Option<f64> = None;
+    for (&v, &h) in value.iter().zip(heading) {
+        if h {
+            if since_heading.is_some_and(|e| e >= config.min_content_words as f64) {
+                return true;
+            }
+            since_heading = Some(0.0);
+        } else if let Some(e) = since_heading.as_mut() {
+            *e += v.max(0.0);
+        }
+    }
+    false
+}
+
+/// Whether link-dense page blocks from `from` to `to` (exclusive) number at least
+/// [`TAIL_LINK_SHARE`] of a run of `lines` kept lines.
+fn link_led_since(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    from: usize,
+    to: usize,
+    lines: usize,
+) -> bool {
+    let links = page.blocks[from..to.max(from)]
+        .iter()
+        .filter(|b| link_density(b) > config.max_link_density)
+        .count();
+    links as f64 >= TAIL_LINK_SHARE * lines as f64
+}
+
+/// `k`, or the kept block before it when that is a short heading of what follows (`Other
+/// articles:`, an `<h3>`) and no evidence.
+fn with_heading(kept: &[(usize, &Block)], k: usize, first: usize) -> usize {
+    match k.checked_sub(1).map(|p| (p, kept[p].1)) {
+        Some((p, b))
+            if p > first
+                && b.words <= NEWS_LIST_HEADING_MAX_WORDS
+                && (matches!(b.kind, BlockKind::Heading(_))
+                    || b.text.trim_end().ends_with(':')) =>
+        {
+            p
+        }
+        _ => k,
+    }
 }
 
 /// Where a headed article's text starts among `kept`, with `start_at_headline`: not
@@ -120,13 +239,8 @@ pub(super) fn article_start(
     // Link-led, as the tail's run: other stories' teasers above a short item are their
     // linked titles; an introduction above a lower heading that repeats the title is
     // prose (WCXB articles lost up to 0.18 without this test).
-    let link_led = |k: usize| {
-        let links = pass.page.blocks[kept[first].0..kept[k].0]
-            .iter()
-            .filter(|b| link_density(b) > config.max_link_density)
-            .count();
-        links as f64 >= TAIL_LINK_SHARE * (k - first) as f64
-    };
+    let link_led =
+        |k: usize| link_led_since(pass.page, config, kept[first].0, kept[k].0, k - first);
     match kept
         .iter()
         .position(|&(i, b)| i >= h || pass.page.contains(article, b.elem))
@@ -191,6 +305,8 @@ mod tests {
         let mut config = HeuristicConfig::default();
         let kept = |config: &HeuristicConfig| extract(&parse(&html), config).text;
         config.cut_tail = false;
+        // (Its times over linked headlines are a news list too.)
+        config.cut_news_lists = false;
         let without = kept(&config);
         assert!(
             without.contains("copyright"),
@@ -205,6 +321,79 @@ mod tests {
         );
         assert!(!out.text.contains("05:30"), "{}", out.text);
         assert!(!out.text.contains("copyright"), "{}", out.text);
+    }
+
+    #[test]
+    fn dated_links_in_the_article_cell_end_the_article() {
+        // A flat cell: the paragraphs and the site's other articles, each a date beside
+        // a linked title on its own `<br>` line, all in one element, then a notice.
+        let others: String = (1..8)
+            .map(|d| format!("0{d}.04.2013 <a href=/o{d}>Port authority names a new harbour master {d}</a><br>"))
+            .collect();
+        let html = page(&format!(
+            "<b>Other articles:</b><br>{others}<p>Any use of the materials of this site \
+             requires a link to the site, unless the copyright belongs to third parties.</p>"
+        ))
+        .replace("<div class=text>", "")
+        .replace("</div></td>", "</td>");
+        let mut config = HeuristicConfig::default();
+        config.cut_news_lists = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("copyright"),
+            "the cell leaks without cut_news_lists: {without}"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Third."), "{}", out.text);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Other articles"), "{}", out.text);
+        assert!(!out.text.contains("harbour master"), "{}", out.text);
+        assert!(!out.text.contains("copyright"), "{}", out.text);
+    }
+
+    /// Readers' posts under a comment form's heading in the article's own cell, without
+    /// a class that names them.
+    fn with_comments(heading: &str) -> String {
+        let posts: String = (0..2)
+            .map(|n| format!("<p>Reader {n}</p><p>I have watched these cranes from my window for years and never thought they could lift a ferry {n}.</p>"))
+            .collect();
+        page("")
+            .replace("<div class=text>", "")
+            .replace("</div></td>", &format!("<b>{heading}</b>{posts}</td>"))
+    }
+
+    #[test]
+    fn a_comment_heading_ends_the_article() {
+        let html = with_comments("Post a comment:");
+        let mut config = HeuristicConfig::default();
+        config.cut_at_comment_heading = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("from my window"),
+            "the posts leak without the cut: {without}"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Post a comment"), "{}", out.text);
+        assert!(!out.text.contains("from my window"), "{}", out.text);
+    }
+
+    #[test]
+    fn comment_headings_between_posts_do_not_end_a_thread() {
+        // A question and its answer, each followed by its own comments' heading.
+        let answer = format!("<p>{ARTICLE} Answer.</p><b>Comments</b>");
+        let html = with_comments("Comments")
+            .replace("<b>Comments</b>", &format!("<b>Comments</b>{answer}"));
+        let out = run(&html);
+        assert!(out.text.contains("Answer."), "{}", out.text);
     }
 
     #[test]

@@ -107,7 +107,7 @@ fn is_byline(text: &str) -> bool {
 /// Whether `text` holds a time of day: one or two digits (an hour), a colon, two digits
 /// (minutes below 60), no digit around them (`12:49`, `[2011-12-28 17:21]`; not `1:2`,
 /// `2011:123`, `12:75`).
-fn has_time_of_day(text: &str) -> bool {
+pub(super) fn has_time_of_day(text: &str) -> bool {
     let b = text.as_bytes();
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let value = |from: usize, to: usize| {

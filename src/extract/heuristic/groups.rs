@@ -3,6 +3,7 @@
 //! their word counts outside marks, and whether they are content-like (a listing) rather
 //! than a menu.
 
+use super::item_kinds;
 use super::settings::{
     HeuristicConfig, COLUMN_TEXT_PARAGRAPHS, COLUMN_TEXT_SHARE, MAX_ITEM_SHARE, TEASER_LINK_SHARE,
 };
@@ -24,6 +25,11 @@ pub(super) struct Group {
     pub(super) text_item_own: u64,
     pub(super) text_item_words: u64,
     pub(super) text_item_links: u64,
+    /// Its items are of unlike kinds, one piece of prose beside lists
+    /// ([`item_kinds`](super::item_kinds)): that item's content evidence outside
+    /// nested lists (0: alike), and that item.
+    pub(super) story_evidence: f64,
+    pub(super) story_item: ElemId,
 }
 
 impl Group {
@@ -78,7 +84,17 @@ pub(super) struct Structures {
 /// element.
 pub(super) fn repeated_structures(pass: &Pass, marked: &[ElemId]) -> Structures {
     let counts = counts_below(pass, marked);
-    let (groups, group_of) = group_siblings(pass, marked, &counts);
+    let (mut groups, group_of) = group_siblings(pass, marked, &counts);
+    if pass.config.unlike_items_no_list {
+        item_kinds::mark_unlike_groups(
+            pass,
+            marked,
+            &counts.words,
+            &counts.link_words,
+            &group_of,
+            &mut groups,
+        );
+    }
     let item_group = nearest_items(pass, &groups, &group_of);
     Structures {
         words: counts.words,

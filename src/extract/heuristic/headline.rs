@@ -8,10 +8,13 @@
 
 use super::features::block_value;
 use super::groups::Structures;
-use super::settings::{HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS, HEADLINE_TEXT_BLOCKS};
+use super::news_lists;
+use super::settings::{
+    HEADLINE_BARE_MIN_WORDS, HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS, HEADLINE_TEXT_BLOCKS,
+};
 use super::Pass;
 use crate::extract::dom::{unspaced_word_len, Block, BlockKind, ElemId, NO_ELEM};
-use crate::extract::title::{overlap, page_title, H1_COVERAGE, H1_PRECISION};
+use crate::extract::title::{overlap, page_title, split_parts, H1_COVERAGE, H1_PRECISION};
 
 /// A page whose headline is followed by its text: the headline's block index and the
 /// article element.
@@ -80,7 +83,17 @@ pub(super) fn headline_followed_by_text(
 /// [`headline_followed_by_text`]).
 fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     let page = pass.page;
-    let title = match_tokens(&page_title(page, None));
+    let full_title = page_title(page, None);
+    let title_line = without_date(&full_title);
+    let title = match_tokens(title_line);
+    // A title that is one phrase (once the site's name is dropped) written as a sentence
+    // may be short; a category's name or one of several parts ("Air Fryer Recipes
+    // Archives", "News - Health & Business") must say more (see the settings).
+    let min_words = if split_parts(title_line).len() == 1 && sentence_case(title_line) {
+        HEADLINE_BARE_MIN_WORDS
+    } else {
+        HEADLINE_MIN_WORDS
+    };
     let says_title = |b: &Block| {
         let line = match_tokens(&b.text);
         let shared = overlap(&line, &title) as f64;
@@ -112,13 +125,40 @@ fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
             .position(|(i, b)| candidate(i, b, apart) && test(b))
     };
     let pick = |apart: bool| {
-        if title.len() >= HEADLINE_MIN_WORDS {
+        if title.len() >= min_words {
             first(&says_title, apart).or_else(|| first(&sentence_h1, apart))
         } else {
             first(&sentence_h1, apart)
         }
     };
     pick(true).or_else(|| pick(false))
+}
+
+/// A title without the date written after its last comma ("Россияне определили элиту
+/// общества, 4 января 2012-17:33"; a date of at most four words, a time with it): the
+/// headline line on the page does not repeat it,
+/// and its tokens would halve the line's coverage of the title.
+fn without_date(title: &str) -> &str {
+    match title.rsplit_once(", ") {
+        Some((head, date))
+            if !head.is_empty()
+                && news_lists::is_dated(date)
+                && date.split_whitespace().count() <= 4 =>
+        {
+            head
+        }
+        _ => title,
+    }
+}
+
+/// Whether a line is written as a sentence, not in title case: a word of at least four
+/// letters starts with a lower-case letter ("Виноград помогает избежать слепоты", not
+/// "Professional Gym Equipment Rental"). Scripts without case never are.
+fn sentence_case(line: &str) -> bool {
+    line.split_whitespace().any(|w| {
+        let letters: Vec<char> = w.chars().filter(|c| c.is_alphabetic()).collect();
+        letters.len() >= 4 && letters[0].is_lowercase()
+    })
 }
 
 /// The nearest element enclosing `e` (itself included) that is an item of a content-like
@@ -194,6 +234,56 @@ mod tests {
         let out = super::super::tests::run(&html);
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("Latest headline"), "{}", out.text);
+    }
+
+    /// A short item in a flat cell under a four-word `title`, followed in the same cell
+    /// by the site's other news (times beside linked headlines) and its legal notice.
+    fn short_titled(title: &str) -> String {
+        let latest: String = (0..6)
+            .map(|h| {
+                format!("1{h}:05 <a href=/n{h}>Ferry timetable changed again today {h}</a><br>")
+            })
+            .collect();
+        format!(
+            "<html><head><title>{title} - Example News</title></head><body><table><tr>\
+             <td><a href=/>Home</a></td><td><div class=head>{title}</div>\
+             <p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p><p>{ARTICLE} Third.</p>\
+             <b>Other news:</b><br>{latest}<p>Any use of the materials of this site requires a \
+             link to the site, unless the copyright belongs to third parties.</p>\
+             </td></tr></table></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_four_word_sentence_title_heads_the_article() {
+        // Sentence case: a headline, so the news list under the item ends it.
+        let out = super::super::tests::run(&short_titled("Harbour cranes lift ferry"));
+        assert!(out.text.contains("Third."), "{}", out.text);
+        assert!(!out.text.contains("Ferry timetable"), "{}", out.text);
+        assert!(!out.text.contains("copyright"), "{}", out.text);
+        // Title case: a category's name, no headline, no cut.
+        let out = super::super::tests::run(&short_titled("Harbour Cranes Lift Ferry"));
+        assert!(out.text.contains("copyright"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_date_after_the_titles_last_comma_is_dropped() {
+        assert_eq!(
+            without_date("Россияне определили элиту общества, 4 января 2012-17:33"),
+            "Россияне определили элиту общества"
+        );
+        // A clause after a comma is the headline's.
+        let clause = "Harbour cranes lifted the ferry, the port says";
+        assert_eq!(without_date(clause), clause);
+    }
+
+    #[test]
+    fn sentence_case_needs_a_lower_case_word() {
+        assert!(sentence_case("Виноград помогает избежать слепоты"));
+        assert!(sentence_case("Μυστήριο η μακροζωία της"));
+        assert!(!sentence_case("Air Fryer Recipes Archives"));
+        assert!(!sentence_case("Espresso Machine Under $500"));
+        assert!(!sentence_case("国务院新闻"));
     }
 
     #[test]

@@ -28,12 +28,13 @@
 //! 4. **Nearest marks** (`marks.rs`): the marked ancestor-or-self of every element, with
 //!    the exceptions (most of the page's evidence; footers, overlays, interface forms).
 //! 5. **Repeated structures** (`groups.rs`): siblings sharing tag and class kind, and
-//!    which are content-like (listings, not menus).
+//!    which are content-like (listings, not menus); classless ones whose items are one
+//!    story beside lists (`item_kinds.rs`).
 //! 6. **Dated posts and teaser lists** (`dated_posts.rs`, `headline.rs`, `teasers.rs`):
 //!    lists of posts signed with a byline and a time, below an article, are its comments
 //!    whatever their class; "related" / "latest" lists beside an article are marked too.
-//! 7. **Listing page** (`page_type.rs`): a page with no article of its own, only
-//!    link-led items.
+//! 7. **Listing page** (`page_type.rs`): a page with no article of its own (no
+//!    headline followed by text, no story beside lists), only link-led items.
 //! 8. **Values and sums** (`scoring.rs`): each block's value in context, summed
 //!    bottom-up; no content block anywhere → an empty answer with its reason.
 //! 9. **Container** (`selection.rs`): the largest sum, narrowed to a declared
@@ -51,12 +52,15 @@
 
 mod article_edges;
 mod cleanup;
+mod comment_headings;
 mod dated_posts;
 mod explain;
 mod features;
 mod groups;
 mod headline;
+mod item_kinds;
 mod marks;
+mod news_lists;
 mod page_type;
 mod scoring;
 mod sections;
@@ -178,14 +182,21 @@ fn extract_pass(
     dated_posts::mark_dated_posts(&pass, &st, &mut marked);
     let headed = headline::headline_followed_by_text(&pass, &marked, &st);
     let article = headed.map(|h| h.article);
-    let rails = teasers::drop_teasers(&pass, &st, article, &mut marked);
+    // Without a headline, a story beside lists (`item_kinds.rs`) makes the page no
+    // listing; with `story_is_article`, the teaser lists beside it are its rails too.
+    let story = match article {
+        None if config.unlike_items_no_list => item_kinds::story_beside_lists(&st, config),
+        _ => None,
+    };
+    let rails_of = article.or(story.filter(|_| config.story_is_article));
+    let rails = teasers::drop_teasers(&pass, &st, rails_of, &mut marked);
     // 7-8: listing page, values and sums.
     let values = BlockValues {
         pass: &pass,
         marked: &marked,
         st: &st,
         rails: &rails,
-        listing: page_type::listing_page(&pass, &marked, &st, article.is_some()),
+        listing: page_type::listing_page(&pass, &marked, &st, article.or(story).is_some()),
     };
     let Some(sum) = values.element_sums() else {
         return empty("no content block (only short lines, headings and link lists)");
@@ -195,7 +206,7 @@ fn extract_pass(
     let container = selection::narrow_to_declared(&pass, container, &sum, &good, &marked);
     let container = selection::widen_to_structure(container, &st);
     // 10: what joins it.
-    let in_siblings = sections::sibling_sections(&pass, container, &sum, &marked);
+    let in_siblings = sections::sibling_sections(&pass, container, &sum, &marked, &st);
     let in_dominant = selection::in_dominant_structures(&pass, &st, container);
     let in_comments = selection::comments_outside(&pass, &marked, container);
     // 11: what is written out.
@@ -212,7 +223,8 @@ fn extract_pass(
     let kept = cleanup::without_repeats(kept, config);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
-    let end = article_edges::article_end(&pass, article, &kept, first).max(first);
+    let end =
+        article_edges::article_end(&pass, article, &kept, first, comments_are_content).max(first);
     explain::end_pass(&pass, &values, &decisions, &kept, first, end);
     cleanup::write_out(&kept[first..end])
 }

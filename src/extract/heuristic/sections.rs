@@ -3,8 +3,11 @@
 //! loses the rest. Sections beside the container (and beside each of its ancestors)
 //! with enough value join it; a run of like `<section>`s joins at a lower floor.
 
+use super::groups::Structures;
 use super::marks::Marks;
-use super::settings::{LIKE_RUN, LIKE_SIBLING_SHARE, SIBLING_MIN_VALUE, SIBLING_SHARE};
+use super::settings::{
+    HeuristicConfig, LIKE_RUN, LIKE_SIBLING_SHARE, SIBLING_MIN_VALUE, SIBLING_SHARE,
+};
 use super::Pass;
 use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
 use crate::extract::vocab;
@@ -20,6 +23,7 @@ pub(super) fn sibling_sections(
     container: ElemId,
     sum: &[f64],
     marked: &[ElemId],
+    st: &Structures,
 ) -> Vec<bool> {
     let page = pass.page;
     let n = page.elements.len();
@@ -27,7 +31,7 @@ pub(super) fn sibling_sections(
     if pass.marks == Marks::Off {
         return inside;
     }
-    let roots = sibling_roots(page, container, sum, marked);
+    let roots = sibling_roots(page, pass.config, container, sum, marked, st);
     if roots.is_empty() {
         return inside;
     }
@@ -49,7 +53,14 @@ pub(super) fn sibling_sections(
 /// The unmarked siblings of the container and of each of its unmarked ancestors with
 /// enough value to join it (`SIBLING_SHARE` of its value, `LIKE_SIBLING_SHARE` in a run
 /// of like sections, at least `SIBLING_MIN_VALUE`), innermost ancestor first.
-fn sibling_roots(page: &PageDom, container: ElemId, sum: &[f64], marked: &[ElemId]) -> Vec<usize> {
+fn sibling_roots(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    container: ElemId,
+    sum: &[f64],
+    marked: &[ElemId],
+    st: &Structures,
+) -> Vec<usize> {
     let floor = (SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
     let like_floor = (LIKE_SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
     let mut roots = Vec::new();
@@ -70,7 +81,11 @@ fn sibling_roots(page: &PageDom, container: ElemId, sum: &[f64], marked: &[ElemI
         while j < end {
             let like = run >= LIKE_RUN && like_section(page, j, cur as usize);
             let floor = if like { like_floor } else { floor };
-            if j != cur as usize && marked[j] == NO_ELEM && sum[j] >= floor {
+            if j != cur as usize
+                && marked[j] == NO_ELEM
+                && sum[j] >= floor
+                && !(config.story_is_article && lists_beside_story(st, j, cur as usize))
+            {
                 roots.push(j);
             }
             if tracing::enabled!(tracing::Level::DEBUG) && j != cur as usize {
@@ -88,6 +103,14 @@ fn sibling_roots(page: &PageDom, container: ElemId, sum: &[f64], marked: &[ElemI
         cur = parent;
     }
     roots
+}
+
+/// Whether sibling `j` is one of the lists beside the story `cur` in a group of unlike
+/// items ([`Group::story_evidence`](super::groups::Group::story_evidence)): the link
+/// columns and "most read" lists of a layout row are no further sections of the story.
+fn lists_beside_story(st: &Structures, j: usize, cur: usize) -> bool {
+    let g = st.group_of[cur];
+    g != u32::MAX && st.group_of[j] == g && st.groups[g as usize].story_evidence > 0.0
 }
 
 /// Whether sibling `j` is one more section of the same run as `cur` (the container or

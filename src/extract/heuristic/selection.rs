@@ -80,10 +80,15 @@ pub(super) fn narrow_to_declared(
 }
 
 /// A container that is one item of a repeated structure (one forum post, one product
-/// card) widens to the whole structure.
+/// card) widens to the whole structure, unless the structure is a story beside lists
+/// ([`Group::story_evidence`](super::groups::Group::story_evidence)): a layout row's
+/// story column stays apart from the link columns beside it.
 pub(super) fn widen_to_structure(mut container: ElemId, st: &Structures) -> ElemId {
     while st.item_group[container as usize] != u32::MAX {
         let g = &st.groups[st.item_group[container as usize] as usize];
+        if g.story_evidence > 0.0 {
+            break;
+        }
         container = g.parent;
     }
     container

@@ -4,6 +4,7 @@
 //! link column).
 
 use crate::extract::dom::{PageDom, NO_ELEM};
+use crate::extract::heuristic::{self, HeuristicConfig};
 
 /// How many elements, from a block's own element up, name their class kind in the
 /// block's path; the ancestors above name only their tag. Site-wide wrappers high up
@@ -156,6 +157,9 @@ pub struct Profile {
     pub pairs: Vec<u64>,
     /// Distinct paths, sorted by path.
     pub paths: Vec<PathStat>,
+    /// Distinct paths of the blocks the local heuristic kept as the page's text, sorted
+    /// (`None` when the local answer was not asked for).
+    pub kept_paths: Option<Vec<u64>>,
 }
 
 impl Profile {
@@ -165,13 +169,37 @@ impl Profile {
         Profile::from_keys(&keys)
     }
 
+    /// The profile of a page with the paths of the blocks the local heuristic keeps
+    /// (`config`), so that the group can learn where its pages' text is.
+    pub fn with_local(dom: &PageDom, max_link_density: f64, config: &HeuristicConfig) -> Profile {
+        let keys = BlockKeys::of(dom, max_link_density);
+        let mut profile = Profile::from_keys(&keys);
+        let local = heuristic::extract(dom, config);
+        let kept = kept_blocks(dom, &local.text);
+        let mut paths: Vec<u64> = keys
+            .path
+            .iter()
+            .zip(&kept)
+            .filter(|(_, &k)| k)
+            .map(|(p, _)| *p)
+            .collect();
+        paths.sort_unstable();
+        paths.dedup();
+        profile.kept_paths = Some(paths);
+        profile
+    }
+
     /// The profile of a page whose keys are computed.
     pub fn from_keys(keys: &BlockKeys) -> Profile {
         let mut pairs = keys.pair.clone();
         pairs.sort_unstable();
         pairs.dedup();
         let paths = path_stats(keys);
-        Profile { pairs, paths }
+        Profile {
+            pairs,
+            paths,
+            kept_paths: None,
+        }
     }
 
     /// Number of blocks.
@@ -212,6 +240,30 @@ pub fn path_stats(keys: &BlockKeys) -> Vec<PathStat> {
         .map(|(mut stat, columns)| {
             stat.link_dense = columns * 2 > stat.blocks;
             stat
+        })
+        .collect()
+}
+
+/// Per block of `dom`: whether it is one of the blocks an extractor wrote out as `text`.
+/// The heuristic writes its kept blocks' texts in document order, one a line; walking
+/// the blocks in order and taking each whose text is next in `text` recovers them (a
+/// dropped block with the same text as the next kept one may be taken for it: the same
+/// text either way).
+pub fn kept_blocks(dom: &PageDom, text: &str) -> Vec<bool> {
+    let mut rest = text;
+    dom.blocks
+        .iter()
+        .map(|b| {
+            if b.text.is_empty() {
+                return false;
+            }
+            match rest.strip_prefix(b.text.as_str()) {
+                Some(after) if after.is_empty() || after.starts_with('\n') => {
+                    rest = after.strip_prefix('\n').unwrap_or(after);
+                    true
+                }
+                _ => false,
+            }
         })
         .collect()
 }

@@ -18,6 +18,11 @@ pub struct Model {
     template_pairs: HashSet<u64>,
     /// Paths whose blocks are a link column on at least `link_path_share` of them.
     link_paths: HashSet<u64>,
+    /// Paths on at least `structure_share` of them that the local heuristic kept as
+    /// text on at most `max_kept_share` of the pages they are on: the group's pages
+    /// have them around their text, whatever they say (a "latest news" list with
+    /// blurbs, a promotion line, a comment form).
+    outside_paths: HashSet<u64>,
     /// Sample pages each path occurs on.
     path_pages: HashMap<u64, u32>,
     /// URL hashes of the sample pages (a sampled page's paths are counted once already).
@@ -63,7 +68,11 @@ pub fn learn(
     let mut pair_pages: HashMap<u64, u32> = HashMap::new();
     let mut path_pages: HashMap<u64, u32> = HashMap::new();
     let mut link_pages: HashMap<u64, u32> = HashMap::new();
+    let mut kept_pages: HashMap<u64, u32> = HashMap::new();
     for (_, p) in samples {
+        for &k in p.kept_paths.iter().flatten() {
+            *kept_pages.entry(k).or_default() += 1;
+        }
         for &k in &p.pairs {
             *pair_pages.entry(k).or_default() += 1;
         }
@@ -94,7 +103,8 @@ pub fn learn(
         .filter(|&(_, c)| c >= link_needed)
         .map(|(k, _)| k)
         .collect();
-    if template_pairs.is_empty() && link_paths.is_empty() {
+    let outside_paths = outside_paths(samples, &path_pages, &kept_pages, config);
+    if template_pairs.is_empty() && link_paths.is_empty() && outside_paths.is_empty() {
         return Err(Unlearned::NothingShared);
     }
     Ok(Model {
@@ -102,10 +112,36 @@ pub fn learn(
         pages_sampled: n,
         template_pairs,
         link_paths,
+        outside_paths,
         path_pages,
         sampled: samples.iter().map(|(h, _)| *h).collect(),
         shared_median,
     })
+}
+
+/// Paths on at least `structure_share` of the sample pages (and on at least
+/// `min_group_pages` of them) that the local heuristic kept on at most `max_kept_share`
+/// of the pages they are on. Empty unless every sample page has its local answer.
+fn outside_paths(
+    samples: &[(u64, Profile)],
+    path_pages: &HashMap<u64, u32>,
+    kept_pages: &HashMap<u64, u32>,
+    config: &InbreedingConfig,
+) -> HashSet<u64> {
+    let n = samples.len();
+    if samples.iter().any(|(_, p)| p.kept_paths.is_none()) {
+        return HashSet::new();
+    }
+    let needed =
+        ((config.structure_share * n as f64).ceil() as u32).max(config.min_group_pages as u32);
+    path_pages
+        .iter()
+        .filter(|&(p, &c)| {
+            let kept = kept_pages.get(p).copied().unwrap_or(0);
+            c >= needed && kept as f64 <= config.max_kept_share * c as f64
+        })
+        .map(|(p, _)| *p)
+        .collect()
 }
 
 /// Share of a page's blocks whose path is on at least `needed` sample pages.
@@ -159,6 +195,14 @@ impl Model {
             .collect()
     }
 
+    /// Per block of the page: its path is one the group's pages have outside their text.
+    pub fn outside_mask(&self, keys: &BlockKeys) -> Vec<bool> {
+        keys.path
+            .iter()
+            .map(|p| self.outside_paths.contains(p))
+            .collect()
+    }
+
     /// Numbers of shared (path, text) keys and link-column paths.
     pub fn sizes(&self) -> (usize, usize) {
         (self.template_pairs.len(), self.link_paths.len())
@@ -172,7 +216,8 @@ pub struct ModelStore {
 }
 
 impl ModelStore {
-    /// The template mask of a page: the model of its most specific prefix that has one
+    /// The template masks of a page (shared texts and link columns; paths outside the
+    /// group's text): the model of its most specific prefix that has one
     /// and that the page fits (wider prefixes are tried when a narrower group is too
     /// small, too varied or of another layout).
     pub fn mask(
@@ -181,7 +226,7 @@ impl ModelStore {
         paths: &[PathStat],
         url: &str,
         config: &InbreedingConfig,
-    ) -> Result<Vec<bool>, Fallback> {
+    ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
         let hash = prefix_sample::url_hash(url);
         let mut why = Fallback::SmallGroup;
         for prefix in group::prefixes(url) {
@@ -195,8 +240,9 @@ impl ModelStore {
                         continue;
                     }
                     let mask = model.mask(keys);
-                    return if mask.iter().any(|&m| m) {
-                        Ok(mask)
+                    let outside = model.outside_mask(keys);
+                    return if mask.iter().chain(&outside).any(|&m| m) {
+                        Ok((mask, outside))
                     } else {
                         Err(Fallback::NoTemplateBlocks)
                     };
@@ -246,11 +292,12 @@ impl Learner {
                 let m = learn(&group, &sample, config);
                 match &m {
                     Ok(m) => tracing::debug!(
-                        "inbreeding {group}: {} pages, shared paths {:.2}, {} template texts, {} link columns",
+                        "inbreeding {group}: {} pages, shared paths {:.2}, {} template texts, {} link columns, {} paths outside the text",
                         m.pages_sampled,
                         m.shared_median,
                         m.template_pairs.len(),
-                        m.link_paths.len()
+                        m.link_paths.len(),
+                        m.outside_paths.len()
                     ),
                     Err(e) => tracing::debug!("inbreeding {group}: no model ({e:?})"),
                 }

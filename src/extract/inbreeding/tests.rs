@@ -201,3 +201,97 @@ fn text_is_compared_without_digits_case_or_punctuation() {
     assert_eq!(a, "comments copyright");
     assert_eq!(a, b);
 }
+
+/// A page of an invented wire service: the article in `div.main`, and a "wire" of
+/// timed one-line headlines (plain text, different on every page) in `div.sidebar` beside
+/// it; on page 0 the wire sits inside `div.main` instead, `at` 0 after the article or
+/// 1 between its two paragraphs. Both places have one element path (`div > div.wire >
+/// p`: the ancestors above the parent name only their tag).
+fn wire_page(k: usize, inside_at: Option<usize>) -> String {
+    let wire: String = (0..4)
+        .map(|i| {
+            format!(
+                "<p class='line'>1{i}:0{k} Minister visits the {} valley to open the bridge over the mill stream</p>",
+                ["north", "south", "east", "west", "upper", "lower", "green", "stone", "river"]
+                    [(k + i) % 9]
+            )
+        })
+        .collect();
+    let wire = format!("<div class='wire'>{wire}</div>");
+    let story = STORIES[k % STORIES.len()];
+    let (middle, after, side) = match inside_at {
+        Some(1) => (wire.as_str(), "", ""),
+        Some(_) => ("", wire.as_str(), ""),
+        None => ("", "", wire.as_str()),
+    };
+    format!(
+        "<html><head><title>Wire {k}</title></head><body>\
+         <div class='top'><p>The Valley Wire</p></div>\
+         <div class='main'><h1>Report number {k}</h1><p>{story}</p>{middle}\
+         <p>{story} The second paragraph adds what the first one left out.</p>{after}</div>\
+         <div class='sidebar'>{side}</div></body></html>"
+    )
+}
+
+/// A group learned with each sample page's local answer (the learning pass's profiles).
+fn learned_with_local(pages: &[(String, String)], config: &InbreedingConfig) -> Inbreeding {
+    let heuristic = HeuristicConfig::default();
+    let mut learner = Learner::new(config);
+    for (u, html) in pages {
+        let dom = dom::parse(html);
+        learner.add(
+            u,
+            Profile::with_local(&dom, config.max_link_density, &heuristic),
+        );
+    }
+    Inbreeding::new(learner.learn(config), config.clone(), heuristic)
+}
+
+#[test]
+fn a_path_the_group_keeps_outside_its_text_is_template_whatever_it_says() {
+    let config = InbreedingConfig::default();
+    let mut pages: Vec<(String, String)> = (0..6).map(|k| (url(k), wire_page(k, None))).collect();
+    pages[0].1 = wire_page(0, Some(0));
+    let html = &pages[0].1;
+    // Locally the wire after the article is part of it: nothing on the page says otherwise.
+    let local = crate::extract::heuristic::extract(&dom::parse(html), &HeuristicConfig::default());
+    assert!(local.text.contains("Minister visits"), "{}", local.text);
+    let ex = learned_with_local(&pages, &config);
+    let a = answer(&ex, &pages[0].0, html).expect("cleaned");
+    let text = &a.extracted.text;
+    assert!(text.contains(&STORIES[0][..40]), "{text}");
+    assert!(text.contains("second paragraph adds"), "{text}");
+    assert!(!text.contains("Minister visits"), "{text}");
+    // Learned without the local answers, the group has no such path.
+    let ex = learned(&pages, &config);
+    let a = answer(&ex, &pages[0].0, html);
+    assert!(a.map_or(true, |a| a.extracted.text.contains("Minister visits")));
+}
+
+#[test]
+fn an_outside_path_inside_the_article_is_kept() {
+    let config = InbreedingConfig::default();
+    let mut pages: Vec<(String, String)> = (0..6).map(|k| (url(k), wire_page(k, None))).collect();
+    pages[0].1 = wire_page(0, Some(1));
+    let html = &pages[0].1;
+    let ex = learned_with_local(&pages, &config);
+    let text = match answer(&ex, &pages[0].0, html) {
+        Some(a) => a.extracted.text,
+        None => {
+            crate::extract::heuristic::extract(&dom::parse(html), &HeuristicConfig::default()).text
+        }
+    };
+    // Between the article's paragraphs the lines are the article's own.
+    assert!(text.contains(&STORIES[0][..40]), "{text}");
+    assert!(text.contains("Minister visits"), "{text}");
+    assert!(text.contains("second paragraph adds"), "{text}");
+}
+
+#[test]
+fn the_blocks_written_out_are_found_again() {
+    let html = "<html><body><p>One two three.</p><p>Menu</p><p>Four five six.</p><p>Four five six.</p></body></html>";
+    let dom = dom::parse(html);
+    let kept = keys::kept_blocks(&dom, "One two three.\nFour five six.");
+    assert_eq!(kept, vec![true, false, true, false]);
+    assert_eq!(keys::kept_blocks(&dom, ""), vec![false; 4]);
+}

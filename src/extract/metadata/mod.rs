@@ -10,7 +10,7 @@
 //! - `lang.rs`: whatlang on the extracted text.
 //! - `fields.rs`: canonical URL, author, site name, description.
 
-mod dates;
+pub(crate) mod dates;
 mod facts;
 mod fields;
 mod jsonld;
