@@ -61,7 +61,7 @@ pub fn dedup_files(
             reread_shingle_sets(files, signer, &docs, needed)
         })?
     } else {
-        dedup::find_clusters(&docs, config)
+        dedup::find_clusters_taking_shingles(&mut docs, config)
     };
     stats.template_dates = template_dates;
     Ok(DedupFiles {
