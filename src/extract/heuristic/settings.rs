@@ -124,7 +124,8 @@ impl Default for HeuristicConfig {
             // up to 0.24 (WCXB forum 0.7885 → 0.7834).
             cut_at_comment_heading: true,
             // Session 8 (`sections.rs`): daniel-dev local 0.9041 → 0.9061 (A +0.0017,
-            // B +0.0023; Chinese +0.0061, Greek +0.0022, Russian +0.0014; no page down),
+            // B +0.0023; Chinese +0.0061, Greek +0.0022, Russian +0.0014; 13 pages up,
+            // 2 down: argumenti.ru, whose gold repeats the lede set in a sibling after the text),
             // WCXB dev A −0.0003 (a course page's "Lab Info" box, no heading tag), B
             // unchanged. Dropping every sibling after the container on headed pages
             // gained 0.0019 on daniel-dev but cost WCXB A 0.0008 (landing pages'
