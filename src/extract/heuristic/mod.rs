@@ -206,7 +206,8 @@ fn extract_pass(
     let container = selection::narrow_to_declared(&pass, container, &sum, &good, &marked);
     let container = selection::widen_to_structure(container, &st);
     // 10: what joins it.
-    let in_siblings = sections::sibling_sections(&pass, container, &sum, &marked, &st);
+    let in_siblings =
+        sections::sibling_sections(&pass, container, &sum, &marked, &st, headed.is_some());
     let in_dominant = selection::in_dominant_structures(&pass, &st, container);
     let in_comments = selection::comments_outside(&pass, &marked, container);
     // 11: what is written out.

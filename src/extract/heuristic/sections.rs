@@ -2,6 +2,14 @@
 //! sections (hero, features, specs), each a container of its own, and the largest alone
 //! loses the rest. Sections beside the container (and beside each of its ancestors)
 //! with enough value join it; a run of like `<section>`s joins at a lower floor.
+//!
+//! Below a headed news article (`headline.rs`: a headline followed by text) the siblings
+//! after the text are the page's furniture, not its further sections: the comment form
+//! and its notices, the site's disclaimer and copyright paragraphs, a page-wide footer
+//! without a marking class, a column of tweets. With `after_article_sections_only`, a
+//! sibling after the container joins such a page only when it looks like a section of
+//! the page: a `<section>`, one more `<p>` of the text, or an element that opens with a
+//! heading of its own (a landing page's "Features", "Frequently asked questions").
 
 use super::groups::Structures;
 use super::marks::Marks;
@@ -9,7 +17,7 @@ use super::settings::{
     HeuristicConfig, LIKE_RUN, LIKE_SIBLING_SHARE, SIBLING_MIN_VALUE, SIBLING_SHARE,
 };
 use super::Pass;
-use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
+use crate::extract::dom::{BlockKind, ElemId, PageDom, NO_ELEM};
 use crate::extract::vocab;
 
 /// Like Readability's sibling pass, every unmarked sibling of the container and of each
@@ -24,6 +32,7 @@ pub(super) fn sibling_sections(
     sum: &[f64],
     marked: &[ElemId],
     st: &Structures,
+    headed: bool,
 ) -> Vec<bool> {
     let page = pass.page;
     let n = page.elements.len();
@@ -31,7 +40,7 @@ pub(super) fn sibling_sections(
     if pass.marks == Marks::Off {
         return inside;
     }
-    let roots = sibling_roots(page, pass.config, container, sum, marked, st);
+    let roots = sibling_roots(page, pass.config, container, sum, marked, st, headed);
     if roots.is_empty() {
         return inside;
     }
@@ -52,7 +61,9 @@ pub(super) fn sibling_sections(
 
 /// The unmarked siblings of the container and of each of its unmarked ancestors with
 /// enough value to join it (`SIBLING_SHARE` of its value, `LIKE_SIBLING_SHARE` in a run
-/// of like sections, at least `SIBLING_MIN_VALUE`), innermost ancestor first.
+/// of like sections, at least `SIBLING_MIN_VALUE`), innermost ancestor first. On a
+/// `headed` page (with `after_article_sections_only`), those after the container only
+/// when they [open a section](opens_a_section).
 fn sibling_roots(
     page: &PageDom,
     config: &HeuristicConfig,
@@ -60,7 +71,10 @@ fn sibling_roots(
     sum: &[f64],
     marked: &[ElemId],
     st: &Structures,
+    headed: bool,
 ) -> Vec<usize> {
+    let container_end = page.elements[container as usize].end as usize;
+    let sections_only = headed && config.after_article_sections_only;
     let floor = (SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
     let like_floor = (LIKE_SIBLING_SHARE * sum[container as usize]).max(SIBLING_MIN_VALUE);
     let mut roots = Vec::new();
@@ -85,6 +99,7 @@ fn sibling_roots(
                 && marked[j] == NO_ELEM
                 && sum[j] >= floor
                 && !(config.story_is_article && lists_beside_story(st, j, cur as usize))
+                && !(sections_only && j >= container_end && !opens_a_section(page, j))
             {
                 roots.push(j);
             }
@@ -103,6 +118,22 @@ fn sibling_roots(
         cur = parent;
     }
     roots
+}
+
+/// Whether element `j` looks like a section of the page rather than its furniture: a
+/// `<section>`, a `<p>` (the text goes on beside the container), or an element whose
+/// first block is a heading. A comment form, a disclaimer, a footer's link rows and
+/// notices open with a line of text or a link.
+fn opens_a_section(page: &PageDom, j: usize) -> bool {
+    let e = &page.elements[j];
+    if matches!(&*e.tag, "section" | "p") {
+        return true;
+    }
+    let end = e.end;
+    page.blocks
+        .iter()
+        .find(|b| b.elem as usize >= j && b.elem < end)
+        .is_some_and(|b| matches!(b.kind, BlockKind::Heading(_)))
 }
 
 /// Whether sibling `j` is one of the lists beside the story `cur` in a group of unlike
@@ -126,6 +157,39 @@ fn like_section(page: &PageDom, j: usize, cur: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
+    use super::super::{extract, HeuristicConfig};
+    use crate::extract::dom::parse;
+
+    #[test]
+    fn a_headed_article_is_joined_by_sections_not_by_notices() {
+        // A news item, then beside its wrapper the site's notice (a line of text first)
+        // and a section of the page that opens with its own heading. The menu keeps the
+        // page wrapper from being the container.
+        let menu = (1..=30)
+            .map(|i| format!("<a href=/{i}>Menu item {i}</a> "))
+            .collect::<String>();
+        let html = format!(
+            "<html><head><title>Harbour cranes lifted the old ferry out of the water</title></head>\
+             <body><div class=page><nav>{menu}</nav><div class=wrap><div class=story>\
+             <h1>Harbour cranes lifted the old ferry out of the water</h1>\
+             <p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p><p>{ARTICLE} Third.</p></div></div>\
+             <div class=notes><p>Statement: articles taken from other media do not mean that this \
+             site shares their views or vouches for their accuracy in any way.</p></div>\
+             <div class=more><h2>Background of the ferry</h2><p>{ARTICLE} Background.</p></div>\
+             </div></body></html>"
+        );
+        let mut config = HeuristicConfig::default();
+        config.after_article_sections_only = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("Statement:"),
+            "the notice joins without the test: {without}"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Third."), "{}", out.text);
+        assert!(out.text.contains("Background."), "{}", out.text);
+        assert!(!out.text.contains("Statement:"), "{}", out.text);
+    }
 
     #[test]
     fn sibling_sections_of_a_landing_page_are_kept() {
