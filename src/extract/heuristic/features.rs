@@ -77,7 +77,8 @@ mod tests {
         assert!(out.text.contains("Three."), "{}", out.text);
         // A heading inside the text stays a line of it; one above it is trimmed as before.
         assert!(
-            !out.text.starts_with("Harbour cranes lifted the old ferry\n"),
+            !out.text
+                .starts_with("Harbour cranes lifted the old ferry\n"),
             "{}",
             out.text
         );

@@ -362,7 +362,6 @@ pub(super) const BYLINE_MAX_WORDS: u32 = 12;
 /// Session 8, hand-set, not swept.
 pub(super) const LEAD_HEADING_PARAGRAPHS: f64 = 2.0;
 
-
 /// A paragraph that a page's copy repeats is at least this many times
 /// `min_content_words` long ([`super::cleanup::without_repeats`]): shorter lines ("Read more
 /// about our services") recur on a page by design. Session 5: 1× cost WCXB service
