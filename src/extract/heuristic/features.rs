@@ -2,7 +2,9 @@
 //! its value as content evidence (step 1 of the heuristic: long blocks with few link
 //! words are content, link lists and short fragments are boilerplate).
 
-use super::settings::{HeuristicConfig, CONTENT_WORDS_DISCOUNT, TABLE_CELL_WORDS_FACTOR};
+use super::settings::{
+    HeuristicConfig, CONTENT_WORDS_DISCOUNT, LEAD_HEADING_PARAGRAPHS, TABLE_CELL_WORDS_FACTOR,
+};
 use crate::extract::dom::{Block, BlockKind};
 
 /// Share of a block's words that are inside links (0 for a block without words).
@@ -22,7 +24,7 @@ pub(super) fn block_value(b: &Block, in_boilerplate: bool, config: &HeuristicCon
     if in_boilerplate || link_density(b) > config.max_link_density {
         return -words;
     }
-    if matches!(b.kind, BlockKind::Heading(_)) {
+    if matches!(b.kind, BlockKind::Heading(_)) && !is_prose_heading(b, config) {
         // Headings structure the text but are no evidence of it (and the headline shown
         // above the article is chrome to trim).
         return 0.0;
@@ -39,8 +41,46 @@ pub(super) fn block_value(b: &Block, in_boilerplate: bool, config: &HeuristicCon
     }
 }
 
+/// Whether a heading element holds a paragraph: the article's lead (standfirst) set in an
+/// `<h3>`/`<h4>` under the headline, [`LEAD_HEADING_PARAGRAPHS`] paragraphs' worth of
+/// words ending in a full stop. A heading says what follows in a phrase; valued 0 as one,
+/// the lead was trimmed as chrome above the text.
+pub(super) fn is_prose_heading(b: &Block, config: &HeuristicConfig) -> bool {
+    let t = b.text.trim_end();
+    (b.words - b.link_words) as f64 >= LEAD_HEADING_PARAGRAPHS * config.min_content_words as f64
+        && (t.ends_with('.') || t.ends_with('!') || t.ends_with('?'))
+}
+
 /// Whether a block's text ends with an ellipsis: a snippet cut off to fit a teaser.
 pub(super) fn is_truncated(text: &str) -> bool {
     let t = text.trim_end();
     t.ends_with("...") || t.ends_with('…')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE};
+
+    #[test]
+    fn a_lead_set_as_a_heading_is_text_and_a_short_heading_is_not() {
+        let lead = "The harbour cranes lifted the old ferry out of the water on Monday morning, \
+                    and the town came down to the quay to watch the hull rise for the last time.";
+        let html = format!(
+            "<html><head><title>Harbour cranes lifted the old ferry</title></head><body>\
+             <div><a href=/>Home</a> <a href=/news>News</a></div>\
+             <div class=story><h1>Harbour cranes lifted the old ferry</h1><h4>{lead}</h4>\
+             <p>{ARTICLE} One.</p><p>{ARTICLE} Two.</p><h3>What the mayor said</h3>\
+             <p>{ARTICLE} Three.</p></div></body></html>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("came down to the quay"), "{}", out.text);
+        assert!(out.text.contains("Three."), "{}", out.text);
+        // A heading inside the text stays a line of it; one above it is trimmed as before.
+        assert!(
+            !out.text
+                .starts_with("Harbour cranes lifted the old ferry\n"),
+            "{}",
+            out.text
+        );
+    }
 }

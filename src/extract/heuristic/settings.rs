@@ -370,6 +370,11 @@ pub(super) const TRACE_TEXT_CHARS: usize = 60;
 /// at most this many words ([`super::dated_posts`]). Session 5, hand-set, not swept.
 pub(super) const BYLINE_MAX_WORDS: u32 = 12;
 
+/// A heading element with this many times `min_content_words` unlinked words, ending in
+/// a full stop, is a paragraph (a lead set as `<h4>`; [`super::features::is_prose_heading`]).
+/// Session 8, hand-set, not swept.
+pub(super) const LEAD_HEADING_PARAGRAPHS: f64 = 2.0;
+
 /// A paragraph that a page's copy repeats is at least this many times
 /// `min_content_words` long ([`super::cleanup::without_repeats`]): shorter lines ("Read more
 /// about our services") recur on a page by design. Session 5: 1× cost WCXB service
