@@ -37,44 +37,59 @@ pub(super) fn headline_followed_by_text(
     marked: &[ElemId],
     st: &Structures,
 ) -> Option<Headed> {
-    let (page, config) = (pass.page, pass.config);
+    let h = headline_block(pass, marked)?;
+    let text = text_under(pass, marked, st, h);
+    let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
+    tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
+    if evidence < pass.config.min_content_words as f64 {
+        return None;
+    }
+    let first = pass.page.blocks[text[0].0].elem;
+    let parent = pass.page.elements[first as usize].parent;
+    Some(Headed {
+        headline: h,
+        article: if parent == NO_ELEM { first } else { parent },
+    })
+}
+
+/// The text right under headline block `h`: the blocks of [`lines_under`] that are
+/// content evidence, with their values.
+pub(super) fn text_under(
+    pass: &Pass,
+    marked: &[ElemId],
+    st: &Structures,
+    h: usize,
+) -> Vec<(usize, f64)> {
+    lines_under(pass, marked, st, h)
+        .into_iter()
+        .map(|i| (i, block_value(&pass.page.blocks[i], false, pass.config)))
+        .filter(|&(_, v)| v > 0.0)
+        .collect()
+}
+
+/// The lines right under headline block `h`: the blocks among the next
+/// [`HEADLINE_TEXT_BLOCKS`] outside marks, template and linked list items (except the
+/// headline's own item: a news item laid out as one box of a row of teaser boxes).
+pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: usize) -> Vec<usize> {
+    let page = pass.page;
     let in_linked_item =
         |e: usize| st.item_group[e] != u32::MAX && st.groups[st.item_group[e] as usize].linked();
-    let h = headline_block(pass, marked)?;
     // The headline's own item: text under the same item as an unlinked headline is that
-    // item's article (a news item laid out as one cell of a row of boxes), not a teaser's
-    // snippet, whose title would be a link.
+    // item's article, not a teaser's snippet, whose title would be a link.
     let headline_block = &page.blocks[h];
     let own_item = (headline_block.link_words * 2 <= headline_block.words)
         .then(|| nearest_item(pass, st, headline_block.elem))
         .flatten();
     let in_own_item = |e: ElemId| own_item.is_some_and(|item| is_within(pass, e, item));
-    let text: Vec<(usize, f64)> = page
-        .blocks
-        .iter()
-        .enumerate()
-        .skip(h + 1)
+    (h + 1..page.blocks.len())
         .take(HEADLINE_TEXT_BLOCKS)
-        .filter(|&(i, b)| {
-            let e = b.elem as usize;
-            marked[e] == NO_ELEM
+        .filter(|&i| {
+            let e = page.blocks[i].elem;
+            marked[e as usize] == NO_ELEM
                 && !pass.is_template(i)
-                && (!in_linked_item(e) || in_own_item(b.elem))
+                && (!in_linked_item(e as usize) || in_own_item(e))
         })
-        .map(|(i, b)| (i, block_value(b, false, config)))
-        .filter(|&(_, v)| v > 0.0)
-        .collect();
-    let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
-    tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
-    if evidence < config.min_content_words as f64 {
-        return None;
-    }
-    let first = page.blocks[text[0].0].elem;
-    let parent = page.elements[first as usize].parent;
-    Some(Headed {
-        headline: h,
-        article: if parent == NO_ELEM { first } else { parent },
-    })
+        .collect()
 }
 
 /// The page's headline: the first line (2 to [`HEADLINE_MAX_WORDS`] words, not template)

@@ -43,7 +43,8 @@
 //!     of dominant link-led structures; comment sections with `include_comments`.
 //! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`): the kept
 //!     blocks, per-post chrome of threads dropped, leading chrome trimmed, a headed
-//!     article's text ended where a long link-led run of short lines begins, texts joined.
+//!     article's text ended where a long link-led run of short lines begins, its lead
+//!     set apart above the container written first (`leads.rs`), texts joined.
 //!
 //! Every threshold, share and weight is in `settings.rs` ([`HeuristicConfig`] and the
 //! named constants); `tree.rs` holds the per-element sums and subtree flags the steps
@@ -59,6 +60,7 @@ mod features;
 mod groups;
 mod headline;
 mod item_kinds;
+mod leads;
 mod marks;
 mod news_lists;
 mod page_type;
@@ -226,6 +228,17 @@ fn extract_pass(
     let first = article_edges::article_start(&pass, headed, &kept, first);
     let end =
         article_edges::article_end(&pass, article, &kept, first, comments_are_content).max(first);
+    // The story's lead, set apart above the body, goes before it.
+    let lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
+    let (kept, end) = if lead.is_empty() {
+        (kept, end)
+    } else {
+        let n = lead.len();
+        let mut with_lead = kept[..first].to_vec();
+        with_lead.extend(lead);
+        with_lead.extend_from_slice(&kept[first..]);
+        (with_lead, end + n)
+    };
     explain::end_pass(&pass, &values, &decisions, &kept, first, end);
     cleanup::write_out(&kept[first..end])
 }
