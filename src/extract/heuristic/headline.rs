@@ -96,7 +96,7 @@ pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: us
 /// that says what its `<title>` says, else its first `<h1>` sentence; as a block index.
 /// Lines in a `marked` element, and links that are no heading, come last (see
 /// [`headline_followed_by_text`]).
-fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
+pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     let page = pass.page;
     let full_title = page_title(page, None);
     let title_line = without_date(&full_title);

@@ -77,7 +77,7 @@ mod tests;
 
 pub use settings::HeuristicConfig;
 
-use super::dom::{PageDom, ParsedPage};
+use super::dom::{self, PageDom, ParsedPage};
 use super::{Extracted, Extractor, PageContext};
 use marks::Marks;
 use scoring::BlockValues;
@@ -130,6 +130,20 @@ pub fn extract_with_template(
         }
     }
     best
+}
+
+/// The page's headline line (block index) as the heuristic's headline test picks it with
+/// no boilerplate marks: the first line outside `template` that says what the page's
+/// `<title>` says, else its first `<h1>` sentence. For the cross-page recall step
+/// (`cross_page.rs`), which asks whether a cleaned answer lost it.
+pub fn headline_line(page: &PageDom, config: &HeuristicConfig, template: &[bool]) -> Option<usize> {
+    let pass = Pass {
+        page,
+        config,
+        template: Some(template),
+        marks: Marks::Off,
+    };
+    headline::headline_block(&pass, &vec![dom::NO_ELEM; page.elements.len()])
 }
 
 /// What one pass of the cascade works on: the page, the parameters, the blocks known to

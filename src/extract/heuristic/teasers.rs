@@ -36,9 +36,18 @@ pub(super) fn drop_teasers(
         return vec![false; n];
     }
     let item_elem = item_elements(pass, st);
-    let openings = item_openings(pass, st, marked, &item_elem, article);
+    let own = item_openings(
+        pass,
+        st,
+        marked,
+        &item_elem,
+        &vec![false; st.groups.len()],
+        article,
+    );
+    let parts = parts_of_one_item(st, &own);
+    let openings = item_openings(pass, st, marked, &item_elem, &parts, article);
     let teaser = |g: usize| is_teaser(pass, st, &openings, g);
-    let (before, outside) = evidence_before(pass, st, marked, &item_elem, &teaser);
+    let (before, outside) = evidence_before(pass, st, marked, &item_elem, &parts, &teaser);
     let drop = dropped_groups(pass, st, &openings, &teaser, &before, outside);
     let rail: Vec<bool> = (0..st.groups.len())
         .map(|g| {
@@ -102,6 +111,7 @@ fn item_openings(
     st: &Structures,
     marked: &[ElemId],
     item_elem: &[ElemId],
+    parts: &[bool],
     article: Option<ElemId>,
 ) -> Openings {
     let (page, config) = (pass.page, pass.config);
@@ -113,35 +123,71 @@ fn item_openings(
     let mut truncated = vec![0u32; st.groups.len()];
     for (i, b) in page.blocks.iter().enumerate() {
         let e = b.elem as usize;
-        let it = item_elem[e];
-        if marked[e] != NO_ELEM || pass.is_template(i) || it == NO_ELEM {
+        if marked[e] != NO_ELEM || pass.is_template(i) || item_elem[e] == NO_ELEM {
             continue;
         }
-        // The title may follow a kicker, a category label or a date line (digg,
-        // news "latest" rails): the item is titled when a linked line comes before
-        // its first line of content evidence.
-        if !seen[it as usize] {
-            let one_block = config.one_block_teasers
-                && article.is_some_and(|a| !page.contains(a, b.elem))
-                && opens_with_linked_title(b);
-            if one_block
-                || (link_density(b) > config.max_link_density
-                    && b.link_words >= TEASER_TITLE_LINK_WORDS)
-            {
-                seen[it as usize] = true;
-                titled[item_group[e] as usize] += 1;
-            } else if b.words - b.link_words >= config.min_content_words {
-                seen[it as usize] = true;
+        let one_block = config.one_block_teasers
+            && article.is_some_and(|a| !page.contains(a, b.elem))
+            && opens_with_linked_title(b);
+        let title = one_block
+            || (link_density(b) > config.max_link_density
+                && b.link_words >= TEASER_TITLE_LINK_WORDS);
+        let content = b.words - b.link_words >= config.min_content_words;
+        for it in enclosing_items(pass, st, item_elem, parts, b.elem) {
+            let (it, g) = (it as usize, item_group[it as usize] as usize);
+            // The title may follow a kicker, a category label or a date line (digg,
+            // news "latest" rails): the item is titled when a linked line comes before
+            // its first line of content evidence.
+            if !seen[it] && (title || content) {
+                seen[it] = true;
+                titled[g] += u32::from(title);
             }
-        }
-        // A snippet cut off with an ellipsis is a teaser's, whatever precedes it
-        // (an image link, an unlinked title, an author and date line).
-        if !cut[it as usize] && is_truncated(&b.text) {
-            cut[it as usize] = true;
-            truncated[item_group[e] as usize] += 1;
+            // A snippet cut off with an ellipsis is a teaser's, whatever precedes it
+            // (an image link, an unlinked title, an author and date line).
+            if !cut[it] && is_truncated(&b.text) {
+                cut[it] = true;
+                truncated[g] += 1;
+            }
         }
     }
     Openings { titled, truncated }
+}
+
+/// Groups whose items are parts of the item around them, through which an opening line
+/// passes on to that item: those whose items do not mostly open with a linked title of
+/// their own (by the items' own openings). A teaser whose title, snippet and "read more"
+/// link are sibling elements of one kind (classless `div`s told apart by ids only:
+/// `#name`, `#description`, `#link`) is grouped as a list of its three parts, one of them
+/// titled; its title opens the teaser. A list of linked entries (each item titled) is the
+/// section's content: its first entry does not make the section around it a teaser (an
+/// article's sections of course or form links, WCXB dev: without this, every content-like
+/// item around another counted it, classcentral and kansaslegalservices −0.11).
+fn parts_of_one_item(st: &Structures, own: &Openings) -> Vec<bool> {
+    (0..st.groups.len())
+        .map(|g| !most_items(own.titled[g], st.groups[g].items))
+        .collect()
+}
+
+/// The content-like items a block of element `e` counts for, innermost first: its
+/// nearest item, and the item around that one for as long as the item below is a part
+/// of it (`parts`): the title of a teaser made of parts opens the teaser, and the
+/// teaser list around it is a list of titled items.
+fn enclosing_items<'a>(
+    pass: &'a Pass,
+    st: &'a Structures,
+    item_elem: &'a [ElemId],
+    parts: &'a [bool],
+    e: ElemId,
+) -> impl Iterator<Item = ElemId> + 'a {
+    let page = pass.page;
+    let up = move |it: ElemId| {
+        Some(page.elements[it as usize].parent)
+            .filter(|&p| p != NO_ELEM && parts[st.item_group[it as usize] as usize])
+            .map(|p| item_elem[p as usize])
+            .filter(|&it| it != NO_ELEM)
+    };
+    let first = Some(item_elem[e as usize]).filter(|&it| it != NO_ELEM);
+    std::iter::successors(first, move |&it| up(it))
 }
 
 /// Whether a block is a teaser in one line: it opens with a link of a headline's length
@@ -199,6 +245,7 @@ fn evidence_before(
     st: &Structures,
     marked: &[ElemId],
     item_elem: &[ElemId],
+    parts: &[bool],
     teaser: &dyn Fn(usize) -> bool,
 ) -> (Vec<f64>, f64) {
     let page = pass.page;
@@ -217,10 +264,12 @@ fn evidence_before(
         }
         if !in_teaser[e] {
             outside += block_value(b, false, pass.config).max(0.0);
-        } else if item_elem[e] != NO_ELEM {
-            let g = st.item_group[e] as usize;
-            if before[g].is_nan() {
-                before[g] = outside;
+        } else {
+            for it in enclosing_items(pass, st, item_elem, parts, b.elem) {
+                let g = st.item_group[it as usize] as usize;
+                if before[g].is_nan() {
+                    before[g] = outside;
+                }
             }
         }
     }
@@ -394,6 +443,40 @@ mod tests {
         assert!(out.text.contains("does for us"), "{}", out.text);
         assert!(!out.text.contains("longest holidays"), "{}", out.text);
         assert!(!out.text.contains("toy policemen"), "{}", out.text);
+    }
+
+    #[test]
+    fn teasers_made_of_sibling_parts_after_the_article_are_dropped() {
+        // A column of "recommended" boxes beside the article: each teaser is a classless
+        // `div` whose title, snippet and "read more" link are classless sibling `div`s
+        // told apart by ids only, so its three parts group as a list of their own.
+        let teaser = |i: usize| {
+            format!(
+                "<div id=short><div id=name><a href=/r{i}>Recommended story number {i} of the week</a></div>\
+                 <div id=description><p>The snippet of recommended story {i} runs for a sentence or two here.</p></div>\
+                 <div id=link><a href=/r{i}>Read more</a></div></div>"
+            )
+        };
+        let boxes = (0..3)
+            .map(|b| {
+                format!(
+                    "<div id=box{b}>{}{}</div>",
+                    teaser(2 * b),
+                    teaser(2 * b + 1)
+                )
+            })
+            .collect::<String>();
+        let article = format!("<p>{ARTICLE}</p>").repeat(12);
+        let html = format!(
+            "<body><div class=row><div class=column><div id=text>{article}</div></div>\
+             <div class=column>{boxes}<div id=all><a href=/all>All recommended stories</a></div></div></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("snippet of recommended"), "{}", out.text);
+        // Without an article before them, the boxes are the page (a listing).
+        let out = run(&format!("<body><div class=column>{boxes}</div></body>"));
+        assert!(out.text.contains("snippet of recommended"), "{}", out.text);
     }
 
     #[test]

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-pub use keys::{normalized_text, path_stats, BlockKeys, PathStat, Profile};
+pub use keys::{kept_blocks, normalized_text, path_stats, BlockKeys, PathStat, Profile};
 pub use model::{learn, Fallback, Learner, Model, ModelStore, Unlearned};
 
 use super::cross_page;
@@ -170,7 +170,7 @@ impl Inbreeding {
         let mut cleaned = None;
         if outside.iter().any(|&o| o) {
             let local = super::heuristic::extract(dom, &self.heuristic);
-            let in_local = keys::kept_blocks(dom, &local.text);
+            let in_local = kept_blocks(dom, &local.text);
             let outside = self.outside_at_edges(dom, &outside, &in_local);
             let with: Vec<bool> = mask.iter().zip(&outside).map(|(m, o)| *m || *o).collect();
             if with != mask {
@@ -235,7 +235,7 @@ impl Inbreeding {
         in_local: &[bool],
     ) -> Option<Extracted> {
         let cleaned = cross_page::clean_with_mask(dom, &self.heuristic, mask)?;
-        let in_cleaned = keys::kept_blocks(dom, &cleaned.text);
+        let in_cleaned = kept_blocks(dom, &cleaned.text);
         let (mut all, mut shared) = (0u64, 0u64);
         for ((b, &c), &l) in dom.blocks.iter().zip(&in_cleaned).zip(in_local) {
             if c {
