@@ -19,6 +19,8 @@ pub const DEFAULT_SHINGLE_MB: usize = 256;
 
 /// What [`dedup_files`] found.
 pub struct DedupFiles {
+    /// The documents read, in file order; their shingles were handed to the
+    /// verification and are empty.
     pub docs: Vec<DocEntry>,
     pub clusters: Vec<Cluster>,
     pub stats: DedupStats,
