@@ -7,8 +7,9 @@
 //! Only on a headed page (`headline.rs`): the paragraphs of evidence right under the
 //! headline (the lines the headline test reads), and headings there as long as a
 //! paragraph (a subtitle set as `<h2>`, [`LEAD_HEADING_WORDS_FACTOR`]), when they lie
-//! above the first written block, are written before it. The blocks must be unmarked, not template, not rails, not in linked list
-//! items (the headline test's own filter), carry no date or time of day (the dateline
+//! above the first written block, are written before it. The blocks must be unmarked,
+//! not template, not rails, not in linked list items (the headline test's own filter),
+//! carry no date or time of day (the dateline
 //! and byline under a headline: "2012年01月12日 15:20 来源：…", "PAP - 27-12-2011
 //! 10:10"), hold fewer words than the written text (a lead is shorter than its story)
 //! and not repeat one of its paragraphs.
