@@ -297,8 +297,13 @@ pub struct DedupStats {
 pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, DedupStats) {
     let from_signatures = |needed: &[usize]| -> Result<Vec<Vec<u64>>, std::convert::Infallible> {
         let mut sets: Vec<Vec<u64>> = needed
-            .iter()
-            .map(|&i| docs[i].signature.as_ref().map_or_else(Vec::new, |s| s.shingles.clone()))
+            .par_iter()
+            .map(|&i| {
+                docs[i]
+                    .signature
+                    .as_ref()
+                    .map_or_else(Vec::new, |s| s.shingles.clone())
+            })
             .collect();
         sort_sets(&mut sets);
         Ok(sets)
@@ -318,11 +323,17 @@ pub fn find_clusters_taking_shingles(
 ) -> (Vec<Cluster>, DedupStats) {
     let mut shingles: Vec<Vec<u64>> = docs
         .iter_mut()
-        .map(|d| d.signature.as_mut().map_or_else(Vec::new, |s| std::mem::take(&mut s.shingles)))
+        .map(|d| {
+            d.signature
+                .as_mut()
+                .map_or_else(Vec::new, |s| std::mem::take(&mut s.shingles))
+        })
         .collect();
     let taken = |needed: &[usize]| -> Result<Vec<Vec<u64>>, std::convert::Infallible> {
-        let mut sets: Vec<Vec<u64>> =
-            needed.iter().map(|&i| std::mem::take(&mut shingles[i])).collect();
+        let mut sets: Vec<Vec<u64>> = needed
+            .iter()
+            .map(|&i| std::mem::take(&mut shingles[i]))
+            .collect();
         sort_sets(&mut sets);
         Ok(sets)
     };

@@ -118,7 +118,9 @@ fn open(file: &Path) -> Result<Source> {
     let size = f.metadata().map_err(|e| Error::io(file, e))?.len();
     let one_core = std::thread::available_parallelism().map_or(true, |n| n.get() == 1);
     if size > WHOLE_GZIP_MAX_INPUT || !one_core {
-        return Ok(Source::Stream(Box::new(flate2::read::MultiGzDecoder::new(f))));
+        return Ok(Source::Stream(Box::new(flate2::read::MultiGzDecoder::new(
+            f,
+        ))));
     }
     let mut gz = Vec::with_capacity(size as usize);
     f.read_to_end(&mut gz).map_err(|e| Error::io(file, e))?;
