@@ -266,15 +266,22 @@ mod tests {
             match &scanned {
                 Some(f) => {
                     // Accepted: serde_json accepts it too, with the same values.
-                    let serde = serde.as_ref().unwrap_or_else(|| panic!("serde refuses {line}"));
+                    let serde = serde
+                        .as_ref()
+                        .unwrap_or_else(|| panic!("serde refuses {line}"));
                     for k in 0..NAMES.len() {
-                        let want = serde[k].as_ref().map(|v| {
-                            serde_json::from_str::<serde_json::Value>(v).unwrap()
-                        });
-                        let got = f.raw[k].map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap());
+                        let want = serde[k]
+                            .as_ref()
+                            .map(|v| serde_json::from_str::<serde_json::Value>(v).unwrap());
+                        let got =
+                            f.raw[k].map(|r| serde_json::from_str::<serde_json::Value>(r).unwrap());
                         assert_eq!(got, want, "{line} field {}", NAMES[k]);
                         if let Some(s) = &f.strings[k] {
-                            assert_eq!(want, Some(serde_json::Value::String(s.to_string())), "{line}");
+                            assert_eq!(
+                                want,
+                                Some(serde_json::Value::String(s.to_string())),
+                                "{line}"
+                            );
                         }
                     }
                 }

@@ -510,7 +510,9 @@ fn scanned(line: &str) -> Option<Record<'_>> {
     };
     // Other values, as serde_json reads them (`None` when it would fail).
     let value = |k: usize| -> Option<serde_json::Value> {
-        raw[k].map_or(Some(serde_json::Value::Null), |r| serde_json::from_str(r).ok())
+        raw[k].map_or(Some(serde_json::Value::Null), |r| {
+            serde_json::from_str(r).ok()
+        })
     };
     let id = match string(0) {
         Some(Some(s)) => Some(s.into_owned()),
