@@ -295,8 +295,8 @@ pub struct DedupStats {
 
 /// Find the clusters among `docs`, verifying on the shingles kept in their signatures.
 pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, DedupStats) {
-    let from_signatures = |needed: &[usize]| -> Result<Vec<Vec<u64>>, std::convert::Infallible> {
-        let mut sets: Vec<Vec<u64>> = needed
+    find_clusters_with_shingles(docs, config, |needed| {
+        needed
             .par_iter()
             .map(|&i| {
                 docs[i]
@@ -304,14 +304,8 @@ pub fn find_clusters(docs: &[DocEntry], config: &DedupConfig) -> (Vec<Cluster>, 
                     .as_ref()
                     .map_or_else(Vec::new, |s| s.shingles.clone())
             })
-            .collect();
-        sort_sets(&mut sets);
-        Ok(sets)
-    };
-    match find_clusters_with_sets(docs, config, from_signatures) {
-        Ok(found) => found,
-        Err(never) => match never {},
-    }
+            .collect()
+    })
 }
 
 /// [`find_clusters`] that takes the documents' shingles instead of copying them (the
@@ -329,26 +323,33 @@ pub fn find_clusters_taking_shingles(
                 .map_or_else(Vec::new, |s| std::mem::take(&mut s.shingles))
         })
         .collect();
-    let taken = |needed: &[usize]| -> Result<Vec<Vec<u64>>, std::convert::Infallible> {
-        let mut sets: Vec<Vec<u64>> = needed
+    find_clusters_with_shingles(docs, config, |needed| {
+        needed
             .iter()
             .map(|&i| std::mem::take(&mut shingles[i]))
-            .collect();
-        sort_sets(&mut sets);
+            .collect()
+    })
+}
+
+/// [`find_clusters_with_sets`] given the needed documents' shingles in text order
+/// (repeats included): they are sorted and deduplicated here, in parallel.
+fn find_clusters_with_shingles(
+    docs: &[DocEntry],
+    config: &DedupConfig,
+    shingles: impl FnOnce(&[usize]) -> Vec<Vec<u64>>,
+) -> (Vec<Cluster>, DedupStats) {
+    let sets = |needed: &[usize]| -> Result<Vec<Vec<u64>>, std::convert::Infallible> {
+        let mut sets = shingles(needed);
+        sets.par_iter_mut().for_each(|set| {
+            set.sort_unstable();
+            set.dedup();
+        });
         Ok(sets)
     };
-    match find_clusters_with_sets(docs, config, taken) {
+    match find_clusters_with_sets(docs, config, sets) {
         Ok(found) => found,
         Err(never) => match never {},
     }
-}
-
-/// Shingles in text order (repeats included) → sorted, deduplicated sets, in parallel.
-fn sort_sets(sets: &mut [Vec<u64>]) {
-    sets.par_iter_mut().for_each(|set| {
-        set.sort_unstable();
-        set.dedup();
-    });
 }
 
 /// Find the clusters among `docs`, asking `load_sets` for the sorted, deduplicated
