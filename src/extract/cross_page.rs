@@ -54,17 +54,19 @@ impl std::str::FromStr for CrossPage {
 
 /// Run the local heuristic with `mask`'s blocks marked as template. `None` when nothing
 /// is left: never return nothing because the text repeats across the group; the local
-/// method then decides alone. Sets `template_ratio`.
+/// method then decides alone. Sets `template_ratio`. `in_local`: the blocks the local
+/// heuristic keeps, when the caller has them already (else computed if needed).
 pub fn clean_with_mask(
     dom: &PageDom,
     config: &HeuristicConfig,
     mask: &[bool],
+    in_local: Option<&[bool]>,
 ) -> Option<Extracted> {
     let mut found = heuristic::extract_with_template(dom, config, Some(mask));
     if found.text.is_empty() {
         return None;
     }
-    restore_headline(dom, config, mask, &mut found);
+    restore_headline(dom, config, mask, in_local, &mut found);
     let visible = dom.visible_words().max(1);
     let template_words: u64 = dom
         .blocks
@@ -85,7 +87,13 @@ pub fn clean_with_mask(
 /// text), and the headline and its date lines fall outside it; the headline says the
 /// page's own title, so it is no template, and the local answer shows it belongs to the
 /// text. daniel-dev with its manifest: see ARCHITECTURE.md (style-inbreeding).
-fn restore_headline(dom: &PageDom, config: &HeuristicConfig, mask: &[bool], found: &mut Extracted) {
+fn restore_headline(
+    dom: &PageDom,
+    config: &HeuristicConfig,
+    mask: &[bool],
+    in_local: Option<&[bool]>,
+    found: &mut Extracted,
+) {
     let Some(h) = heuristic::headline_line(dom, config, mask) else {
         return;
     };
@@ -93,8 +101,11 @@ fn restore_headline(dom: &PageDom, config: &HeuristicConfig, mask: &[bool], foun
     if in_cleaned[..=h].iter().any(|&k| k) {
         return;
     }
-    let local = heuristic::extract(dom, config);
-    if !kept_blocks(dom, &local.text)[h] {
+    let kept_locally = match in_local {
+        Some(kept) => kept[h],
+        None => kept_blocks(dom, &heuristic::extract(dom, config).text)[h],
+    };
+    if !kept_locally {
         return;
     }
     let headline = &dom.blocks[h];
@@ -142,7 +153,7 @@ impl Extractor for Union {
                 "infholder+inbreeding+heuristic",
             ),
         };
-        let found = clean_with_mask(&page.dom, &self.heuristic, &mask);
+        let found = clean_with_mask(&page.dom, &self.heuristic, &mask, None);
         if method != Inbreeding::METHOD {
             self.infholder.note_cleaned(found.is_some());
         }
@@ -192,7 +203,7 @@ mod tests {
             .unwrap();
         let mut mask = vec![false; dom.blocks.len()];
         mask[slogan] = true;
-        let out = clean_with_mask(&dom, &config, &mask).unwrap();
+        let out = clean_with_mask(&dom, &config, &mask, None).unwrap();
         assert!(
             out.text
                 .starts_with("Rural doctors get a housing allowance\n"),
@@ -207,7 +218,7 @@ mod tests {
             .position(|b| b.text.starts_with("Rural"))
             .unwrap();
         mask[headline] = true;
-        let out = clean_with_mask(&dom, &config, &mask).unwrap();
+        let out = clean_with_mask(&dom, &config, &mask, None).unwrap();
         assert!(!out.text.contains("Rural doctors"), "{}", out.text);
     }
 }

@@ -405,7 +405,7 @@ impl Extractor for Infholder {
 
     fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted> {
         let mask = self.page_mask(&page.dom, ctx.url)?;
-        let found = cross_page::clean_with_mask(&page.dom, &self.heuristic, &mask);
+        let found = cross_page::clean_with_mask(&page.dom, &self.heuristic, &mask, None);
         self.note_cleaned(found.is_some());
         found
     }

@@ -234,7 +234,7 @@ impl Inbreeding {
         mask: &[bool],
         in_local: &[bool],
     ) -> Option<Extracted> {
-        let cleaned = cross_page::clean_with_mask(dom, &self.heuristic, mask)?;
+        let cleaned = cross_page::clean_with_mask(dom, &self.heuristic, mask, Some(in_local))?;
         let in_cleaned = kept_blocks(dom, &cleaned.text);
         let (mut all, mut shared) = (0u64, 0u64);
         for ((b, &c), &l) in dom.blocks.iter().zip(&in_cleaned).zip(in_local) {
@@ -322,9 +322,9 @@ impl Extractor for Inbreeding {
     fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted> {
         let masked = self.page_masked(&page.dom, ctx.url)?;
         // Cleaned already when the outside paths' agreement test ran (the same mask).
-        let found = masked
-            .cleaned
-            .or_else(|| cross_page::clean_with_mask(&page.dom, &self.heuristic, &masked.mask));
+        let found = masked.cleaned.or_else(|| {
+            cross_page::clean_with_mask(&page.dom, &self.heuristic, &masked.mask, None)
+        });
         self.note_cleaned(found.is_some());
         found
     }
