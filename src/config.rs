@@ -34,6 +34,9 @@ pub struct Config {
     pub inbreeding: InbreedingConfig,
     /// Near-duplicate detection.
     pub dedup: DedupConfig,
+    /// Write the page's title as the first line of its text (`--with-title`), unless the
+    /// text already starts with it. Off by default: records carry the title in `title`.
+    pub with_title: bool,
 }
 
 impl Default for Config {
@@ -46,6 +49,7 @@ impl Default for Config {
             infholder: InfholderConfig::default(),
             inbreeding: InbreedingConfig::default(),
             dedup: DedupConfig::default(),
+            with_title: false,
         }
     }
 }

@@ -157,3 +157,33 @@ fn output_file_and_stdout_agree() {
     let b = run(&["extract", sites.to_str().unwrap()]);
     assert_eq!(std::fs::read(&file).unwrap(), b.stdout);
 }
+
+#[test]
+fn with_title_writes_the_title_as_the_first_line_once() {
+    let page = fixtures().join("layouts/ru-table-columns.html");
+    let page = page.to_str().unwrap();
+    let plain = stdout_jsonl(&run(&["extract", "--no-infholder", page]));
+    let titled = stdout_jsonl(&run(&["extract", "--no-infholder", "--with-title", page]));
+    let (plain, titled) = (&plain[0], &titled[0]);
+    let title = plain["title"].as_str().unwrap();
+    let text = plain["text"].as_str().unwrap();
+    assert!(title.contains("мост через реку Тихую"), "{plain}");
+    assert!(
+        !text.starts_with(title),
+        "by default the title is a field only: {plain}"
+    );
+    assert_eq!(titled["title"], plain["title"]);
+    assert_eq!(titled["text"].as_str().unwrap(), format!("{title}\n{text}"));
+    // The configuration key says the same as the flag; both at once add the title once.
+    let config = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(config.path(), "with_title: true\n").unwrap();
+    let both = stdout_jsonl(&run(&[
+        "extract",
+        "--config",
+        config.path().to_str().unwrap(),
+        "--no-infholder",
+        "--with-title",
+        page,
+    ]));
+    assert_eq!(both[0]["text"], titled["text"]);
+}

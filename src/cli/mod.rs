@@ -223,6 +223,10 @@ struct InputArgs {
     /// discussion with no article of its own).
     #[arg(long)]
     include_comments: bool,
+    /// Write each page's title as the first line of its text (unless the text already
+    /// starts with it); by default the title is only in the record's `title` field.
+    #[arg(long)]
+    with_title: bool,
 }
 
 #[derive(Debug, Args)]
@@ -439,6 +443,9 @@ fn apply_input_flags(input: &InputArgs, config: &mut Config) {
     }
     if input.include_comments {
         config.heuristic.include_comments = true;
+    }
+    if input.with_title {
+        config.with_title = true;
     }
     if input.no_infholder {
         config.infholder.enabled = false;

@@ -216,6 +216,22 @@ fn clean_heading(text: &str) -> &str {
         .trim()
 }
 
+/// The text with the page's title as its first line (`with_title`), unless its first line
+/// already says it (the title's words begin the line, or the line's words begin the title).
+/// Corpora differ on whether an article's text holds its headline: daniel-dev's gold does
+/// on 87 % of pages, WCXB's and ScrapingHub's keep the title in a field of its own, as
+/// thresher's records do by default. An empty text stays empty: a page without content
+/// does not become its title.
+pub fn text_with_title(title: &str, text: String) -> String {
+    let said = words(title);
+    let first = words(text.lines().find(|l| !l.trim().is_empty()).unwrap_or(""));
+    let common = said.len().min(first.len());
+    if common == 0 || said[..common] == first[..common] {
+        return text;
+    }
+    format!("{title}\n{text}")
+}
+
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -242,6 +258,32 @@ mod tests {
 
     fn title(html: &str, url: Option<&str>) -> String {
         page_title(&super::super::dom::parse(html), url)
+    }
+
+    #[test]
+    fn title_line_written_first_once() {
+        let body = "First paragraph of the story.\nSecond one.".to_string();
+        assert_eq!(
+            text_with_title("Big news today", body.clone()),
+            format!("Big news today\n{body}")
+        );
+        // The text already starts with the headline (another case, other punctuation).
+        let headed = "BIG NEWS, today!\nFirst paragraph.".to_string();
+        assert_eq!(text_with_title("Big news today", headed.clone()), headed);
+        // A headline line cut short by the page ("Big news…") says the title too.
+        let short = "Big news\nFirst paragraph.".to_string();
+        assert_eq!(text_with_title("Big news today", short.clone()), short);
+        // Not a prefix of a word: "Big" is no "Bigger".
+        let other = "Bigger news\nFirst paragraph.".to_string();
+        assert_eq!(
+            text_with_title("Big news today", other.clone()),
+            format!("Big news today\n{other}")
+        );
+        // Chinese: runs of letters between punctuation compare as words.
+        let zh = "今天的大新闻，来源：新华社\n正文第一段。".to_string();
+        assert_eq!(text_with_title("今天的大新闻", zh.clone()), zh);
+        assert_eq!(text_with_title("Title", String::new()), "");
+        assert_eq!(text_with_title("", body.clone()), body);
     }
 
     #[test]

@@ -83,12 +83,18 @@ pub fn extract_page(
             fetched_at: page.fetched_at,
         },
     );
+    // After the metadata, which reads the text the extractor found.
+    let text = if config.with_title {
+        title::text_with_title(&title, found.text)
+    } else {
+        found.text
+    };
     Ok(ExtractRecord {
         path: page.path.clone(),
         url: page.url.clone(),
         group,
         title,
-        text: found.text,
+        text,
         method: answer.method,
         date: answer.date,
         fetched_at: page.fetched_at,
