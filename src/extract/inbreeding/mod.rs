@@ -172,6 +172,7 @@ impl Inbreeding {
             let local = super::heuristic::extract(dom, &self.heuristic);
             let in_local = kept_blocks(dom, &local.text);
             let outside = self.outside_at_edges(dom, &outside, &in_local);
+            let outside = self.headline_spared(dom, &mask, outside);
             let with: Vec<bool> = mask.iter().zip(&outside).map(|(m, o)| *m || *o).collect();
             if with != mask {
                 match self.cleaned_if_agreeing(dom, &with, &in_local) {
@@ -221,6 +222,20 @@ impl Inbreeding {
                 o && !inside
             })
             .collect()
+    }
+
+    /// `outside` without the page's headline line (`heuristic::headline_line`, found with
+    /// the shared-text and link-column `mask`). The headline's path is often one the local
+    /// heuristic leaves out on most pages of the group (it trims headlines above the text
+    /// as chrome), but the line says the page's own title: it is no template, and marked it
+    /// could neither anchor the container nor come back through
+    /// `cross_page::restore_headline`, which restores only unmarked headlines (ifeng.com's
+    /// headlines; daniel-dev with its manifest: see ARCHITECTURE.md, style-inbreeding).
+    fn headline_spared(&self, dom: &PageDom, mask: &[bool], mut outside: Vec<bool>) -> Vec<bool> {
+        if let Some(h) = super::heuristic::headline_line(dom, &self.heuristic, mask) {
+            outside[h] = false;
+        }
+        outside
     }
 
     /// The page cleaned with `mask` when it keeps mostly text the local heuristic keeps

@@ -295,3 +295,42 @@ fn the_blocks_written_out_are_found_again() {
     assert_eq!(kept, vec![true, false, true, false]);
     assert_eq!(keys::kept_blocks(&dom, ""), vec![false; 4]);
 }
+
+/// A page whose headline and filing line sit in `div.head` above the article (`div.main`)
+/// and whose local answer is the article alone: the group keeps both paths outside its
+/// text.
+fn headed_page(k: usize) -> String {
+    let story = STORIES[k % STORIES.len()];
+    let place = ["north", "south", "east", "west", "upper", "lower", "green"][k % 7];
+    format!(
+        "<html><head><title>Minister opens the {place} valley bridge | The Valley Wire</title></head><body>\
+         <div class='top'><p>The Valley Wire</p></div>\
+         <div class='head'><h1>Minister opens the {place} valley bridge</h1>\
+         <p class='filed'>Filed at 1{k}:00 by the {place} desk</p></div>\
+         <div class='main'><p>{story}</p>\
+         <p>{story} The second paragraph adds what the first one left out.</p></div>\
+         </body></html>"
+    )
+}
+
+#[test]
+fn the_headline_is_not_marked_as_a_path_outside_the_text() {
+    let config = InbreedingConfig::default();
+    let pages: Vec<(String, String)> = (0..6).map(|k| (url(k), headed_page(k))).collect();
+    let ex = learned_with_local(&pages, &config);
+    let dom = dom::parse(&pages[0].1);
+    // The local answer is the article alone: both lines of `div.head` are outside it on
+    // every page, so their paths are outside the group's text.
+    let local = crate::extract::heuristic::extract(&dom, &HeuristicConfig::default());
+    assert!(!local.text.contains("Minister opens"), "{}", local.text);
+    let mask = ex.template_mask(&dom, &pages[0].0).expect("a mask");
+    let at = |s: &str| {
+        dom.blocks
+            .iter()
+            .position(|b| b.text.starts_with(s))
+            .unwrap()
+    };
+    // The filing line is marked; the headline, which says the page's title, is not.
+    assert!(mask[at("Filed at")], "{mask:?}");
+    assert!(!mask[at("Minister opens")], "{mask:?}");
+}
