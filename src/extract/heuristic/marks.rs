@@ -220,6 +220,18 @@ mod tests {
     }
 
     #[test]
+    fn run_together_copyright_boxes_are_dropped() {
+        // A reproduction notice under every article, named `articleCopyright`: its long
+        // sentences must not be written as the article's last paragraph.
+        let article = format!("<p>{ARTICLE}</p>").repeat(6);
+        let out = run(&format!(
+            "<body><div class=story>{article}<div id=articleCopyright><div id=articleCopyrightText>             No part of the works published in this daily may be copied or distributed in any form or by any means without the written consent of the publisher.             </div></div></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("written consent"), "{}", out.text);
+    }
+
+    #[test]
     fn long_footer_footnotes_do_not_outweigh_the_page() {
         let legal = "Testing conducted by the company in January using preproduction systems and software, results may vary with configuration and usage.";
         let notes = format!("<p>{legal}</p>").repeat(4);
