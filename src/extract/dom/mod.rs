@@ -34,6 +34,7 @@ mod build;
 mod hidden;
 mod limits;
 mod meta;
+mod mojibake;
 mod panels;
 mod settings;
 mod tags;
