@@ -167,6 +167,7 @@ fn tokens(id_class: &str) -> impl Iterator<Item = &str> {
 pub fn is_boilerplate_name(id_class: &str) -> bool {
     named_by_head_noun(id_class)
         || is_caption_name(id_class)
+        || is_legal_notice_name(id_class)
         || is_author_box(id_class)
         || is_overlay_name(id_class)
 }
@@ -240,6 +241,16 @@ fn is_caption_name(id_class: &str) -> bool {
         t.len() > "caption".len()
             && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
     })
+}
+
+/// Legal notices named in camelCase or run-together class names (`articleCopyright`,
+/// `footerCopyright`, `commentDisclaimer`): the vocabulary matches the whole tokens
+/// `copyright`/`disclaimer`, these end with them. A publisher's reproduction notice or
+/// disclaimer under each article says nothing about the story; its long sentences
+/// otherwise read as a paragraph of the text (a news site's "no part of this work may
+/// be copied…" box after every item).
+fn is_legal_notice_name(id_class: &str) -> bool {
+    tokens(id_class).any(|t| t.len() > "copyright".len() && t.ends_with("copyright"))
 }
 
 /// Author and reviewer boxes (`author-bio`, `about-author`, `author-box`,
@@ -364,6 +375,9 @@ mod tests {
         assert!(!is_comment_name("kompozycja"));
         assert!(is_caption_name("newscaption"));
         assert!(!is_caption_name("caption-less content"));
+        assert!(is_boilerplate_name("articlecopyright"));
+        assert!(is_boilerplate_name("footercopyright"));
+        assert!(!is_legal_notice_name("copyright-free-text"));
         assert!(is_author_box("author-bio clearfix"));
         assert!(is_author_box("about-author"));
         assert!(!is_author_box("author"));

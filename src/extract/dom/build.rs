@@ -107,6 +107,8 @@ impl Builder {
                     TagClass::Skip => {
                         if tag == "script" {
                             self.read_ld_json(node, &attr);
+                        } else if is_entry_field(tag, attr("type")) && self.current != NO_ELEM {
+                            self.page.entry_fields.push(self.current);
                         }
                     }
                     TagClass::NoScript => {
@@ -217,6 +219,22 @@ mod tests {
     use super::super::{parse, BlockKind};
 
     #[test]
+    fn entry_fields_are_counted_per_element() {
+        let page = parse(
+            "<body><form><p>Name</p><input><input type=EMAIL><input type=checkbox>\
+             <input type=hidden><input type=submit><button>Go</button><select></select>\
+             <textarea></textarea></form><div><input type=image></div></body>",
+        );
+        let form = page
+            .elements
+            .iter()
+            .position(|e| &*e.tag == "form")
+            .unwrap();
+        assert_eq!(page.entry_fields_in(form as u32), 5);
+        assert_eq!(page.entry_fields.len(), 5);
+    }
+
+    #[test]
     fn blocks_split_at_block_elements_and_count_links() {
         let page = parse(
             "<html><head><title> T  x </title></head><body><div id=Main class='A b'>\
@@ -238,5 +256,20 @@ mod tests {
         assert_eq!(page.blocks[0].lead_link_words, 0);
         let div = page.elements.iter().find(|e| &*e.tag == "div").unwrap();
         assert_eq!(&*div.id_class, "main a b");
+    }
+}
+
+/// A form control a visitor fills in: a `<textarea>`, a `<select>`, or an `<input>` that
+/// is not hidden and not a button (text, e-mail, password, checkbox, radio…; no `type`
+/// means text).
+fn is_entry_field(tag: &str, input_type: Option<&str>) -> bool {
+    match tag {
+        "textarea" | "select" => true,
+        "input" => !input_type.is_some_and(|t| {
+            ["hidden", "submit", "button", "image", "reset"]
+                .iter()
+                .any(|b| t.trim().eq_ignore_ascii_case(b))
+        }),
+        _ => false,
     }
 }

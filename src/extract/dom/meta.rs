@@ -29,7 +29,9 @@ impl Builder {
     /// The first `<title>`'s text, whitespace collapsed.
     pub(super) fn read_title(&mut self, node: &Handle) {
         if self.page.title.is_empty() {
-            self.page.title = collapse(&text_of(node));
+            let title = text_of(node);
+            self.page.title =
+                collapse(super::mojibake::repair(&title).as_deref().unwrap_or(&title));
         }
     }
 

@@ -34,6 +34,7 @@ mod build;
 mod hidden;
 mod limits;
 mod meta;
+mod mojibake;
 mod panels;
 mod settings;
 mod tags;
@@ -130,12 +131,25 @@ pub struct PageDom {
     /// A JSON-LD block (`<script type=application/ld+json>`) gives some entity the type
     /// `Product` (see [`PageDom::declares_product`]).
     pub ld_product: bool,
+    /// For every field a visitor fills in (a text, e-mail or password box, a checkbox or
+    /// radio button, a `<select>`, a `<textarea>`; not hidden inputs nor buttons), the
+    /// block element it sits in, in document order: forms that ask for input
+    /// ([`PageDom::entry_fields_in`]).
+    pub entry_fields: Vec<ElemId>,
 }
 
 impl PageDom {
     /// Total words of all visible blocks.
     pub fn visible_words(&self) -> u64 {
         self.blocks.iter().map(|b| b.words as u64).sum()
+    }
+
+    /// Number of fields a visitor fills in inside element `e`.
+    pub fn entry_fields_in(&self, e: ElemId) -> usize {
+        self.entry_fields
+            .iter()
+            .filter(|&&f| self.contains(e, f))
+            .count()
     }
 
     /// Whether element `inner` is `outer` or inside it.

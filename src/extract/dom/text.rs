@@ -6,6 +6,7 @@
 use markup5ever_rcdom::{Handle, NodeData};
 
 use super::build::Builder;
+use super::mojibake;
 use super::{Block, BlockKind, Element, NO_ELEM};
 
 impl Builder {
@@ -13,8 +14,10 @@ impl Builder {
     /// (a newline inside `<pre>`), and each run of alphanumeric characters is a word (a
     /// link word inside `<a href>`), except in scripts written without spaces between
     /// words, where runs are sentences: there every [`unspaced_word_len`] letters count
-    /// as a word.
+    /// as a word. Double-encoded UTF-8 is read back first ([`mojibake::repair`]).
     pub(super) fn push_text(&mut self, s: &str) {
+        let repaired = mojibake::repair(s);
+        let s = repaired.as_deref().unwrap_or(s);
         let in_link = self.link_depth > 0;
         let mut in_word = false;
         // Letters so far in the current run of one unspaced script.

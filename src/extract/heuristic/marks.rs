@@ -5,9 +5,9 @@
 //! where it must stay (footers, overlays, interface forms).
 
 use super::page_type::review_marks;
-use super::settings::{HeuristicConfig, MAX_MARKED_SHARE};
+use super::settings::{HeuristicConfig, ENTRY_FORM_FIELDS, MAX_MARKED_SHARE};
 use super::Pass;
-use crate::extract::dom::{ElemId, NO_ELEM};
+use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
 use crate::extract::vocab;
 
 /// What an element's tag, role or class/id says about it.
@@ -109,7 +109,7 @@ pub(super) fn nearest_marks(
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
-            && is_interface_form(&e.tag, good[i]));
+            && is_interface_form(page, i as ElemId, good[i]));
         marked[i] = if own {
             i as ElemId
         } else if e.parent != NO_ELEM {
@@ -136,8 +136,30 @@ fn is_page_footer(tag: &str, role: &str) -> bool {
 /// product or results list inside a filter form) hold content evidence and stay. Only
 /// on pages with an article (`min_article_evidence`): on a product page without one,
 /// the add-to-cart form holds the product's options and is the page.
-fn is_interface_form(tag: &str, good: f64) -> bool {
-    tag == "form" && good <= 0.0
+///
+/// A form (or fieldset) that asks for input ([`asks_for_input`]) is interface whatever
+/// its text: a subscription or comment form's consent and terms paragraphs read as
+/// prose and outweighed a paywalled article's short lead.
+fn is_interface_form(page: &PageDom, e: ElemId, good: f64) -> bool {
+    let tag = &*page.elements[e as usize].tag;
+    (tag == "form" && good <= 0.0)
+        || (matches!(tag, "form" | "fieldset") && asks_for_input(page, e))
+}
+
+/// At least [`ENTRY_FORM_FIELDS`] fields a visitor fills in (text boxes, checkboxes,
+/// selects, text areas), and less than half the page's words: an ASP.NET form that wraps
+/// the whole page, search box and all, is the page.
+fn asks_for_input(page: &PageDom, e: ElemId) -> bool {
+    if page.entry_fields_in(e) < ENTRY_FORM_FIELDS {
+        return false;
+    }
+    let words: u64 = page
+        .blocks
+        .iter()
+        .filter(|b| page.contains(e, b.elem))
+        .map(|b| b.words as u64)
+        .sum();
+    2 * words < page.visible_words()
 }
 
 #[cfg(test)]
@@ -208,6 +230,36 @@ mod tests {
     }
 
     #[test]
+    fn forms_asking_for_input_are_dropped_whatever_their_text() {
+        // A paywalled story shows its lead; the subscription form below it carries long
+        // consent paragraphs beside its fields. The consent is no article.
+        let consent = "I agree to the processing of my personal data by the publisher for the purposes of marketing its goods and services, as described in the terms.";
+        let agree =
+            format!("<div class=agree><input type=checkbox><div>{consent}</div></div>").repeat(4);
+        let form = format!(
+            "<form class=subscribe-box><p>Name</p><input type=text><p>E-mail</p><input type=email>\
+             <fieldset>{agree}</fieldset><input type=submit value=Send></form>"
+        );
+        let lead = format!("<p>{ARTICLE} The lead of the story ends here.</p>").repeat(4);
+        let menu = (1..=40)
+            .map(|i| format!("<a href=/s{i}>Section number {i}</a> "))
+            .collect::<String>();
+        let out = run(&format!(
+            "<body><nav>{menu}</nav><div id=story><h1>The story</h1>{lead}</div><div class=box>{form}</div></body>"
+        ));
+        assert!(out.text.contains("lead of the story"), "{}", out.text);
+        assert!(!out.text.contains("personal data"), "{}", out.text);
+        // A form wrapping the whole page (ASP.NET), search box and login fields and all,
+        // is the page.
+        let article = format!("<p>{ARTICLE}</p>").repeat(8);
+        let out = run(&format!(
+            "<body><form id=aspnetForm><input type=text name=q><input type=password>\
+             <div class=main>{article}<p>Closing words of the page.</p></div></form></body>"
+        ));
+        assert!(out.text.contains("Closing words"), "{}", out.text);
+    }
+
+    #[test]
     fn run_together_caption_and_credit_classes_are_dropped() {
         let article = format!("<p>{ARTICLE}</p>").repeat(6);
         let out = run(&format!(
@@ -217,6 +269,18 @@ mod tests {
         assert!(out.text.contains("long body"), "{}", out.text);
         assert!(!out.text.contains("minister"), "{}", out.text);
         assert!(!out.text.contains("Photographer"), "{}", out.text);
+    }
+
+    #[test]
+    fn run_together_copyright_boxes_are_dropped() {
+        // A reproduction notice under every article, named `articleCopyright`: its long
+        // sentences must not be written as the article's last paragraph.
+        let article = format!("<p>{ARTICLE}</p>").repeat(6);
+        let out = run(&format!(
+            "<body><div class=story>{article}<div id=articleCopyright><div id=articleCopyrightText>             No part of the works published in this daily may be copied or distributed in any form or by any means without the written consent of the publisher.             </div></div></div></body>"
+        ));
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("written consent"), "{}", out.text);
     }
 
     #[test]

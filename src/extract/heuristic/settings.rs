@@ -187,6 +187,11 @@ pub(super) const CONTENT_WORDS_DISCOUNT: f64 = 0.5;
 /// Session 1 (b5a9d4d). Hand-set, not swept.
 pub(super) const MAX_MARKED_SHARE: f64 = 0.5;
 
+/// A form or fieldset with at least this many fields a visitor fills in asks for input
+/// and is interface whatever its text (consent and terms paragraphs; `marks.rs`). Two:
+/// a name and a message, an e-mail and a consent box. Session 9, hand-set.
+pub(super) const ENTRY_FORM_FIELDS: usize = 2;
+
 // ---- Repeated structures (`groups`) ----
 
 /// Largest share of a group's words one item may hold for the group to be a repeated

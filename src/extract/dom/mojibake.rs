@@ -1,0 +1,93 @@
+//! Text that was UTF-8, read as Windows-1252 (or Latin-1) and saved as UTF-8 again
+//! (`obowiÄzkÃ³w` for `obowiązków`, `Â ` for a no-break space): a publishing system's
+//! double encoding, common on older news sites. Such a text node is written back to the
+//! bytes it came from and read as UTF-8 ([`repair`]). Only when every character maps to
+//! one byte, the bytes are valid UTF-8 and at least one multi-byte sequence results: a
+//! real Latin-1 or Windows-1252 text (`café`, `Ã` alone, `naïve`) is no valid UTF-8 once
+//! written back as single bytes, and a text with characters beyond Windows-1252 (Polish
+//! `ą`, Cyrillic, CJK) cannot be double-encoded UTF-8.
+
+/// The Windows-1252 characters of bytes 0x80–0x9F (undefined bytes read as the C1
+/// controls U+0081, U+008D, U+008F, U+0090, U+009D, which map to themselves).
+const CP1252_HIGH: [char; 32] = [
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
+];
+
+/// The byte a character of a Windows-1252 or Latin-1 reading came from, if any.
+fn byte_of(c: char) -> Option<u8> {
+    let u = c as u32;
+    // Latin-1 maps every byte to the character of the same number (a Windows-1252
+    // reading leaves its five undefined bytes so too).
+    if u <= 0xff {
+        return Some(u as u8);
+    }
+    CP1252_HIGH
+        .iter()
+        .position(|&h| h == c)
+        .map(|i| 0x80 + i as u8)
+}
+
+/// `s` read back as UTF-8 when it is double-encoded UTF-8, else `None`. Cheap for the
+/// usual text: it returns at the first character no lead byte of a sequence can be
+/// (none of `Â`–`ô` before a character of the 0x80–0xBF range).
+pub(super) fn repair(s: &str) -> Option<String> {
+    if !looks_double_encoded(s) {
+        return None;
+    }
+    let bytes: Vec<u8> = s.chars().map(byte_of).collect::<Option<_>>()?;
+    let fixed = String::from_utf8(bytes).ok()?;
+    (fixed.len() < s.len()).then_some(fixed)
+}
+
+/// Some character that UTF-8 uses as a lead byte (0xC2–0xF4 read as `Â`…`ô`) is followed
+/// by one of a continuation byte (0x80–0xBF read as Windows-1252 or C1 controls).
+fn looks_double_encoded(s: &str) -> bool {
+    let mut lead = false;
+    for c in s.chars() {
+        let b = if (c as u32) < 0x80 {
+            lead = false;
+            continue;
+        } else {
+            byte_of(c)
+        };
+        match b {
+            Some(b) if lead && (0x80..0xc0).contains(&b) => return true,
+            Some(b) => lead = (0xc2..=0xf4).contains(&b),
+            None => lead = false,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repair;
+
+    #[test]
+    fn double_encoded_utf8_is_read_back() {
+        assert_eq!(
+            repair("obowiÄ\u{85}zkÃ³w, poszedÅ\u{82}em").as_deref(),
+            Some("obowiązków, poszedłem")
+        );
+        assert_eq!(repair("siÄ\u{99} â€“ done").as_deref(), Some("się – done"));
+        assert_eq!(repair("a\u{c2}\u{a0}b").as_deref(), Some("a\u{a0}b"));
+        // Real text stays: Latin-1 letters, letters beyond Windows-1252, ASCII.
+        assert_eq!(repair("café naïve Ã"), None);
+        assert_eq!(repair("zażółć gęślą jaźń"), None);
+        assert_eq!(repair("plain text"), None);
+        // A lead-looking letter before a real continuation-looking one but not valid UTF-8.
+        assert_eq!(repair("Ã© and é"), None);
+    }
+
+    #[test]
+    fn pages_are_read_with_their_double_encoding_repaired() {
+        let page = super::super::parse(
+            "<html><head><title>PrzeglÄ\u{85}d</title></head>\
+             <body><p>Nie mogÄ\u{85}c pojechaÄ\u{87} <b>do Warszawy</b></p></body></html>",
+        );
+        assert_eq!(page.title, "Przegląd");
+        assert_eq!(page.blocks[0].text, "Nie mogąc pojechać do Warszawy");
+        assert_eq!(page.blocks[0].words, 5);
+    }
+}
