@@ -14,7 +14,9 @@ const CP1252_HIGH: [char; 32] = [
     '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
 ];
 
-/// The byte a character of a Windows-1252 or Latin-1 reading came from, if any.
+/// The byte a character of a Windows-1252 or Latin-1 reading came from, if any. Not
+/// `encoding_rs`'s windows-1252 encoder: it refuses the C1 controls a true ISO-8859-1
+/// reading leaves (`ą` → `Ä\u{85}`), the pages this repair exists for.
 fn byte_of(c: char) -> Option<u8> {
     let u = c as u32;
     // Latin-1 maps every byte to the character of the same number (a Windows-1252
