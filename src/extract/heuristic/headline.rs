@@ -10,7 +10,8 @@ use super::features::block_value;
 use super::groups::Structures;
 use super::news_lists;
 use super::settings::{
-    HEADLINE_BARE_MIN_WORDS, HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS, HEADLINE_TEXT_BLOCKS,
+    HEADLINE_BARE_MIN_WORDS, HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS, HEADLINE_SPAN_BLOCKS,
+    HEADLINE_TEXT_BLOCKS,
 };
 use super::Pass;
 use crate::extract::dom::{unspaced_word_len, Block, BlockKind, ElemId, NO_ELEM};
@@ -67,9 +68,13 @@ pub(super) fn text_under(
         .collect()
 }
 
-/// The lines right under headline block `h`: the blocks among the next
-/// [`HEADLINE_TEXT_BLOCKS`] outside marks, template and linked list items (except the
-/// headline's own item: a news item laid out as one box of a row of teaser boxes).
+/// The lines right under headline block `h`: the next [`HEADLINE_TEXT_BLOCKS`] blocks
+/// outside marks, template and linked list items (except the headline's own item: a news
+/// item laid out as one box of a row of teaser boxes) that are not link-dense, with the
+/// link-dense ones among them, all within [`HEADLINE_SPAN_BLOCKS`]. Marked, template and
+/// link-dense blocks do not use up the window: a share bar ("Print", "Email", "Add to
+/// Digg", … one list item each), a photo credit and a "Related" link list between the
+/// headline and its text are no lines of the page's own.
 pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: usize) -> Vec<usize> {
     let page = pass.page;
     let in_linked_item =
@@ -81,13 +86,19 @@ pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: us
         .then(|| nearest_item(pass, st, headline_block.elem))
         .flatten();
     let in_own_item = |e: ElemId| own_item.is_some_and(|item| is_within(pass, e, item));
+    let mut counted = 0;
     (h + 1..page.blocks.len())
-        .take(HEADLINE_TEXT_BLOCKS)
+        .take(HEADLINE_SPAN_BLOCKS)
         .filter(|&i| {
             let e = page.blocks[i].elem;
             marked[e as usize] == NO_ELEM
                 && !pass.is_template(i)
                 && (!in_linked_item(e as usize) || in_own_item(e))
+        })
+        .take_while(|&i| {
+            let b = &page.blocks[i];
+            counted += usize::from(b.link_words * 2 <= b.words);
+            counted <= HEADLINE_TEXT_BLOCKS
         })
         .collect()
 }
@@ -279,6 +290,29 @@ mod tests {
         // Title case: a category's name, no headline, no cut.
         let out = super::super::tests::run(&short_titled("Harbour Cranes Lift Ferry"));
         assert!(out.text.contains("copyright"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_share_bar_between_headline_and_text_does_not_hide_the_text() {
+        // Ten one-link lines (print, e-mail, "Add to …", each its own kind of box) and a
+        // photo credit link between the headline and the item's text: more than the
+        // window's 8 blocks, but no line of the page's own. The page is headed, so the
+        // news list and the legal notice below the item end its text.
+        let kinds = [
+            "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+        ];
+        let share: String = kinds
+            .iter()
+            .map(|k| format!("<div class={k}><a href=/{k}>Add to {k}</a></div>"))
+            .collect();
+        let bar = format!("{share}<div><a href=/photo>Photo: agency</a></div>");
+        let html =
+            short_titled("Harbour cranes lift ferry").replacen("<p>", &format!("{bar}<p>"), 1);
+        let out = super::super::tests::run(&html);
+        assert!(out.text.contains("Third."), "{}", out.text);
+        assert!(!out.text.contains("Ferry timetable"), "{}", out.text);
+        assert!(!out.text.contains("Add to"), "{}", out.text);
+        assert!(!out.text.contains("copyright"), "{}", out.text);
     }
 
     #[test]

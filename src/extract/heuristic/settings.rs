@@ -232,6 +232,12 @@ pub(super) const HEADLINE_MAX_WORDS: u32 = 60;
 /// with the listing test, daniel-dev +0.013 word F1 (Russian +0.05), WCXB dev listings
 /// -0.011.
 pub(super) const HEADLINE_TEXT_BLOCKS: usize = 8;
+/// …counting only lines of the page's own (not marked, not template, not link-dense), and
+/// within this many blocks in all: a share bar of one link per list item, a photo credit
+/// and a "Related" list between the headline and its text (news.com.au, se.pl, 2011) do
+/// not use up the window, but a menu or a filter column does not lead to a listing's text
+/// either. Session 9, twice the window, hand-set, not swept.
+pub(super) const HEADLINE_SPAN_BLOCKS: usize = 2 * HEADLINE_TEXT_BLOCKS;
 
 /// On a headed page, a teaser list with at least this many times the words of the
 /// article's element is the page's own list (a listing under an introduction), not a rail
