@@ -231,14 +231,20 @@ fn named_by_head_noun(id_class: &str) -> bool {
     boiler
 }
 
-/// Image captions and credits named in camelCase or run-together class names
-/// (`imageEmbedCaption`, `newsCaption`, `photocredit`): the vocabulary matches the whole
-/// tokens `caption`/`credit`, these end with them. A caption describes a picture the text
-/// does not contain; a credit line names its photographer or agency.
+/// Image captions, credits and copyright notices named in camelCase or run-together class
+/// names (`imageEmbedCaption`, `newsCaption`, `photocredit`, `articleCopyright`,
+/// `footerCopyright`): the vocabulary matches the whole tokens `caption`/`credit`/
+/// `copyright`, these end with them. A caption describes a picture the text does not
+/// contain; a credit line names its photographer or agency; a copyright box is the
+/// publisher's legal notice, written under every article of the site (a run-together
+/// `articleCopyright` holds no separate content token, so nothing overrules it).
 fn is_caption_name(id_class: &str) -> bool {
     tokens(id_class).any(|t| {
         t.len() > "caption".len()
-            && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
+            && (t.ends_with("caption")
+                || t.ends_with("credit")
+                || t.ends_with("credits")
+                || t.ends_with("copyright"))
     })
 }
 
@@ -364,6 +370,8 @@ mod tests {
         assert!(!is_comment_name("kompozycja"));
         assert!(is_caption_name("newscaption"));
         assert!(!is_caption_name("caption-less content"));
+        assert!(is_caption_name("articlecopyright"));
+        assert!(is_boilerplate_name("stgfootercopyright"));
         assert!(is_author_box("author-bio clearfix"));
         assert!(is_author_box("about-author"));
         assert!(!is_author_box("author"));

@@ -37,3 +37,17 @@ fn empty_page_says_why() {
     assert_eq!(out.text, "");
     assert!(out.empty_reason.is_some());
 }
+
+#[test]
+fn a_run_together_copyright_box_is_no_text() {
+    // The publisher's legal notice under every article, in a box whose one run-together
+    // name holds the word `article` too.
+    let html = format!(
+        "<body><div class=post><h1>Ferry back in service</h1><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} Again.</p>\
+         <div id=articleCopyright><p>No part of the works published in this daily may be copied \
+         or distributed in any form or by any means without the written consent of the publisher.</p></div></div></body>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("Again."), "{}", out.text);
+    assert!(!out.text.contains("written consent"), "{}", out.text);
+}
