@@ -82,6 +82,10 @@ const BOILERPLATE_EXACT: &[&str] = &[
     "podval",
     "shapka",
     "menyu",
+    // Polish, Czech, German and transliterated Russian `kontakt`: the publisher's
+    // contact box (addresses, telephones, subscriptions) under the article; the English
+    // `contact` names contact *pages'* own forms and text, so it is left out.
+    "kontakt",
 ];
 
 /// Token prefixes that mark boilerplate (`navbar-top`, `sidebar1`, `socialicons`).
@@ -376,8 +380,10 @@ mod tests {
         assert!(is_caption_name("newscaption"));
         assert!(!is_caption_name("caption-less content"));
         assert!(is_boilerplate_name("articlecopyright"));
-        assert!(is_boilerplate_name("footercopyright"));
+        assert!(is_boilerplate_name("stgfootercopyright"));
         assert!(!is_legal_notice_name("copyright-free-text"));
+        assert!(is_boilerplate_name("kontakt"));
+        assert!(!is_boilerplate_name("ic_vkontakte"));
         assert!(is_author_box("author-bio clearfix"));
         assert!(is_author_box("about-author"));
         assert!(!is_author_box("author"));

@@ -78,7 +78,19 @@ pub(super) fn news_list_starts(page: &PageDom, config: &HeuristicConfig) -> Vec<
 
 /// A link-dense block with a headline's worth of link words (not a "more" link).
 fn is_linked_headline(b: &Block, config: &HeuristicConfig) -> bool {
-    b.link_words >= NEWS_HEADLINE_MIN_WORDS && link_density(b) > config.max_link_density
+    b.link_words >= NEWS_HEADLINE_MIN_WORDS
+        && (link_density(b) > config.max_link_density
+            || b.link_words as f64
+                > config.max_link_density * b.words.saturating_sub(number_words(&b.text)) as f64)
+}
+
+/// Words that are only digits: a date and a time of day written beside a headline
+/// ("03.11.2011 17:40" is five words) are no prose, so they do not dilute the line's link
+/// density (a three-word headline after them is still the line's text).
+fn number_words(text: &str) -> u32 {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
+        .count() as u32
 }
 
 /// Whether a line carries a date or a time of day (`10:54`, `10.04.2013`, `17 января
@@ -125,6 +137,35 @@ mod tests {
             .collect();
         let found = starts(&format!("<body><p>Text.</p><div>{items}</div></body>"));
         assert_eq!(found.len(), 1, "{found:?}");
+    }
+
+    #[test]
+    fn a_date_and_time_do_not_hide_a_short_linked_headline() {
+        // "03.11.2011 17:40" is five words beside a three-word headline: the line is
+        // still a headline with its date, not prose with a link in it.
+        let items: String = (0..5)
+            .map(|d| {
+                format!(
+                    "<p>0{}.11.2011 17:40 <a href=/n{d}>Harbour dues rise</a></p>",
+                    d + 1
+                )
+            })
+            .collect();
+        let found = starts(&format!(
+            "<body><p>Text.</p><h3>See also</h3>{items}</body>"
+        ));
+        assert_eq!(found.len(), 1, "{found:?}");
+        // A dated sentence with a link in it is prose: no entry.
+        let prose: String = (0..5)
+            .map(|d| {
+                format!(
+                    "<p>On 0{}.11.2011 the office said that <a href=/r{d}>the new rules</a> \
+                     apply to every ferry.</p>",
+                    d + 1
+                )
+            })
+            .collect();
+        assert!(starts(&format!("<body>{prose}</body>")).is_empty());
     }
 
     #[test]

@@ -37,3 +37,30 @@ fn empty_page_says_why() {
     assert_eq!(out.text, "");
     assert!(out.empty_reason.is_some());
 }
+
+#[test]
+fn a_run_together_copyright_box_is_no_text() {
+    // The publisher's legal notice under every article, in a box whose one run-together
+    // name holds the word `article` too.
+    let html = format!(
+        "<body><div class=post><h1>Ferry back in service</h1><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} Again.</p>\
+         <div id=articleCopyright><p>No part of the works published in this daily may be copied \
+         or distributed in any form or by any means without the written consent of the publisher.</p></div></div></body>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("Again."), "{}", out.text);
+    assert!(!out.text.contains("written consent"), "{}", out.text);
+}
+
+#[test]
+fn a_publishers_contact_box_is_no_text() {
+    // Subscriptions and advertising contacts under the article, in a box named in Polish.
+    let html = format!(
+        "<body><div class=post><h1>Ferry back in service</h1><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} Again.</p></div>\
+         <div id=kontakt><h3>Reklama:</h3><p>Oddział Biuro Reklamy, ul. Krakowskie Przedmieście 10, 20-002 Lublin, \
+         tel. (81) 44-62-850, reklama w wydaniu papierowym i w serwisie internetowym.</p></div></body>"
+    );
+    let out = run(&html);
+    assert!(out.text.contains("Again."), "{}", out.text);
+    assert!(!out.text.contains("Krakowskie"), "{}", out.text);
+}
