@@ -14,7 +14,13 @@
 //!
 //! Each is timed over all pages `--rounds` times (default 5) and the fastest round is
 //! reported in ms/page, with the ratio. Finally extraction runs on a 2-thread rayon pool
-//! and the speed-up over one thread is printed.
+//! and the speed-up over one thread is printed. Both run under mimalloc, the allocator
+//! of the `thresher` binary.
+
+// The allocator of the `thresher` binary (src/main.rs), so that both sides are timed as
+// the shipped program runs them.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

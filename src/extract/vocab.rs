@@ -169,11 +169,12 @@ fn tokens(id_class: &str) -> impl Iterator<Item = &str> {
 /// The class/id vocabulary names a boilerplate container: by the head noun of its
 /// names ([`named_by_head_noun`]), or as an image caption/credit or an author box.
 pub fn is_boilerplate_name(id_class: &str) -> bool {
-    named_by_head_noun(id_class)
-        || is_caption_name(id_class)
-        || is_legal_notice_name(id_class)
-        || is_author_box(id_class)
-        || is_overlay_name(id_class)
+    // Most elements have no class or id; every element of every page is asked.
+    !id_class.is_empty()
+        && (named_by_head_noun(id_class)
+            || tokens(id_class).any(|t| is_caption_token(t) || is_legal_notice_token(t))
+            || is_author_box(id_class)
+            || is_overlay_name(id_class))
 }
 
 /// Overlays: modal dialogs (`modal`, run-together `memberModal`, `v8Modal`), popups and
@@ -240,21 +241,19 @@ fn named_by_head_noun(id_class: &str) -> bool {
 /// (`imageEmbedCaption`, `newsCaption`, `photocredit`): the vocabulary matches the whole
 /// tokens `caption`/`credit`, these end with them. A caption describes a picture the text
 /// does not contain; a credit line names its photographer or agency.
-fn is_caption_name(id_class: &str) -> bool {
-    tokens(id_class).any(|t| {
-        t.len() > "caption".len()
-            && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
-    })
+fn is_caption_token(t: &str) -> bool {
+    t.len() > "caption".len()
+        && (t.ends_with("caption") || t.ends_with("credit") || t.ends_with("credits"))
 }
 
 /// Legal notices named in camelCase or run-together class names (`articleCopyright`,
-/// `footerCopyright`, `commentDisclaimer`): the vocabulary matches the whole tokens
-/// `copyright`/`disclaimer`, these end with them. A publisher's reproduction notice or
-/// disclaimer under each article says nothing about the story; its long sentences
-/// otherwise read as a paragraph of the text (a news site's "no part of this work may
-/// be copied…" box after every item).
-fn is_legal_notice_name(id_class: &str) -> bool {
-    tokens(id_class).any(|t| t.len() > "copyright".len() && t.ends_with("copyright"))
+/// `footerCopyright`): the vocabulary matches the whole token `copyright`, these end with
+/// it. A publisher's reproduction notice under each article says nothing about the story;
+/// its long sentences otherwise read as a paragraph of the text (a news site's "no part
+/// of this work may be copied…" box after every item). Names ending in `disclaimer` are
+/// not matched: WCXB's gold keeps market-data and affiliate disclaimers.
+fn is_legal_notice_token(t: &str) -> bool {
+    t.len() > "copyright".len() && t.ends_with("copyright")
 }
 
 /// Author and reviewer boxes (`author-bio`, `about-author`, `author-box`,
@@ -377,11 +376,11 @@ mod tests {
             assert!(is_comment_name(name), "{name}");
         }
         assert!(!is_comment_name("kompozycja"));
-        assert!(is_caption_name("newscaption"));
-        assert!(!is_caption_name("caption-less content"));
+        assert!(is_caption_token("newscaption"));
+        assert!(!tokens("caption-less content").any(is_caption_token));
         assert!(is_boilerplate_name("articlecopyright"));
         assert!(is_boilerplate_name("stgfootercopyright"));
-        assert!(!is_legal_notice_name("copyright-free-text"));
+        assert!(!tokens("copyright-free-text").any(is_legal_notice_token));
         assert!(is_boilerplate_name("kontakt"));
         assert!(!is_boilerplate_name("ic_vkontakte"));
         assert!(is_author_box("author-bio clearfix"));

@@ -42,6 +42,16 @@ pub(crate) fn is_hidden<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> bool {
         return true;
     }
     attr("style").is_some_and(|s| {
+        // Cheap test first: most styles say neither (every styled element is asked).
+        let bytes = s.as_bytes();
+        let may = |word: &[u8]| {
+            bytes
+                .windows(word.len())
+                .any(|w| w.eq_ignore_ascii_case(word))
+        };
+        if !may(b"none") && !may(b"hidden") {
+            return false;
+        }
         let s: String = s
             .chars()
             .filter(|c| !c.is_whitespace())

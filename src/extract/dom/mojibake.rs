@@ -34,7 +34,8 @@ fn byte_of(c: char) -> Option<u8> {
 /// usual text: it returns at the first character no lead byte of a sequence can be
 /// (none of `Â`–`ô` before a character of the 0x80–0xBF range).
 pub(super) fn repair(s: &str) -> Option<String> {
-    if !looks_double_encoded(s) {
+    // Most text nodes are ASCII (a word-at-a-time test), which no reading changes.
+    if s.is_ascii() || !looks_double_encoded(s) {
         return None;
     }
     let bytes: Vec<u8> = s.chars().map(byte_of).collect::<Option<_>>()?;
@@ -43,7 +44,8 @@ pub(super) fn repair(s: &str) -> Option<String> {
 }
 
 /// Some character that UTF-8 uses as a lead byte (0xC2–0xF4 read as `Â`…`ô`) is followed
-/// by one of a continuation byte (0x80–0xBF read as Windows-1252 or C1 controls).
+/// by one of a continuation byte (0x80–0xBF read as Windows-1252 or C1 controls), and no
+/// character lies beyond a one-byte reading.
 fn looks_double_encoded(s: &str) -> bool {
     let mut lead = false;
     for c in s.chars() {
@@ -56,7 +58,9 @@ fn looks_double_encoded(s: &str) -> bool {
         match b {
             Some(b) if lead && (0x80..0xc0).contains(&b) => return true,
             Some(b) => lead = (0xc2..=0xf4).contains(&b),
-            None => lead = false,
+            // No byte: the text cannot be written back (Cyrillic, CJK, Polish `ą`), so
+            // no repair; stop at the first such letter.
+            None => return false,
         }
     }
     false

@@ -6,6 +6,8 @@
 //! document-title match); here it tells a short news article beside link lists from a
 //! listing page (see [`listing_page`](super::page_type::listing_page)).
 
+use std::cell::Cell;
+
 use super::features::block_value;
 use super::groups::Structures;
 use super::news_lists;
@@ -120,14 +122,19 @@ pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     } else {
         HEADLINE_MIN_WORDS
     };
-    let says_title = |b: &Block| {
-        let line = match_tokens(&b.text);
-        let shared = overlap(&line, &title) as f64;
-        shared >= H1_PRECISION * line.len() as f64 && shared >= H1_COVERAGE * title.len() as f64
+    // Each line is compared with the title once: the second look (`apart` false)
+    // reads the answers of the first.
+    let said: Vec<Cell<Option<bool>>> = vec![Cell::new(None); page.blocks.len()];
+    let says_title = |i: usize, b: &Block| {
+        *said[i].get().get_or_insert_with(|| {
+            let line = match_tokens(&b.text);
+            let shared = overlap(&line, &title) as f64;
+            shared >= H1_PRECISION * line.len() as f64 && shared >= H1_COVERAGE * title.len() as f64
+        })
     };
     // A page whose `<title>` names only the site or section ("News - Health & Business")
     // still heads its article with an `<h1>` sentence.
-    let sentence_h1 = |b: &Block| {
+    let sentence_h1 = |_: usize, b: &Block| {
         b.kind == BlockKind::Heading(1)
             && b.link_words * 2 <= b.words
             && match_tokens(&b.text).len() >= HEADLINE_MIN_WORDS
@@ -144,11 +151,11 @@ pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
             && (!apart || marked[b.elem as usize] == NO_ELEM)
             && (!apart || matches!(b.kind, BlockKind::Heading(_)) || b.link_words * 2 <= b.words)
     };
-    let first = |test: &dyn Fn(&Block) -> bool, apart: bool| {
+    let first = |test: &dyn Fn(usize, &Block) -> bool, apart: bool| {
         page.blocks
             .iter()
             .enumerate()
-            .position(|(i, b)| candidate(i, b, apart) && test(b))
+            .position(|(i, b)| candidate(i, b, apart) && test(i, b))
     };
     let pick = |apart: bool| {
         if title.len() >= min_words {

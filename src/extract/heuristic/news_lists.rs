@@ -24,7 +24,12 @@ use crate::extract::metadata::dates;
 pub(super) fn news_list_starts(page: &PageDom, config: &HeuristicConfig) -> Vec<bool> {
     let blocks = &page.blocks;
     let mut starts = vec![false; blocks.len()];
-    let linked = |i: usize| blocks.get(i).is_some_and(|b| is_linked_headline(b, config));
+    // Each block is asked up to three times (as itself and beside its neighbours).
+    let is_linked: Vec<bool> = blocks
+        .iter()
+        .map(|b| is_linked_headline(b, config))
+        .collect();
+    let linked = |i: usize| is_linked.get(i).copied().unwrap_or(false);
     // Each entry as (its first block, its date's block, how many entries it holds: a
     // link-dense block of `<br>`-separated lines holds one per dated line).
     // The shape is tested before the date: looking for a date in every paragraph was 3.6 %
@@ -88,6 +93,9 @@ fn is_linked_headline(b: &Block, config: &HeuristicConfig) -> bool {
 /// ("03.11.2011 17:40" is five words) are no prose, so they do not dilute the line's link
 /// density (a three-word headline after them is still the line's text).
 fn number_words(text: &str) -> u32 {
+    if !text.bytes().any(|c| c.is_ascii_digit()) {
+        return 0;
+    }
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
         .count() as u32
