@@ -19,6 +19,12 @@ impl Builder {
     /// page-level wrapper is not treated as hidden. Real hidden parts (menus, modals,
     /// the mobile copy of a section) hold a minority of the page.
     pub(super) fn holds_most_text(&mut self, node: &Handle) -> bool {
+        // The node's own size first: most hidden elements are small (icons, menus), and
+        // a page whose hidden elements all are never walks the whole document.
+        let own = readable_text_bytes(node);
+        if own < HIDDEN_WRAPPER_MIN_BYTES {
+            return false;
+        }
         let total = match self.doc_text_bytes {
             Some(t) => t,
             None => {
@@ -27,10 +33,6 @@ impl Builder {
                 t
             }
         };
-        let own = readable_text_bytes(node);
-        if own < HIDDEN_WRAPPER_MIN_BYTES {
-            return false;
-        }
         if own as f64 > HIDDEN_WRAPPER_MIN_SHARE * total as f64 {
             return true;
         }
