@@ -181,7 +181,8 @@ fn tokens(id_class: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The class/id vocabulary names a boilerplate container: by the head noun of its
-/// names ([`named_by_head_noun`]), or as an image caption/credit or an author box.
+/// names ([`named_by_head_noun`]), or as an image caption/credit, a copyright notice, an
+/// author box or an overlay.
 pub fn is_boilerplate_name(id_class: &str) -> bool {
     // Most elements have no class or id; every element of every page is asked.
     !id_class.is_empty()

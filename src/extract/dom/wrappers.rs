@@ -20,7 +20,7 @@ impl Builder {
     /// the mobile copy of a section) hold a minority of the page.
     pub(super) fn holds_most_text(&mut self, node: &Handle) -> bool {
         // The node's own size first: most hidden elements are small (icons, menus), and
-        // a page whose hidden elements all are never walks the whole document.
+        // a page whose hidden elements are all small never walks the whole document.
         let own = readable_text_bytes(node);
         if own < HIDDEN_WRAPPER_MIN_BYTES {
             return false;
