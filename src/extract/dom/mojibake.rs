@@ -1,11 +1,12 @@
 //! Text that was UTF-8, read as Windows-1252 (or Latin-1) and saved as UTF-8 again
 //! (`obowiÄzkÃ³w` for `obowiązków`, `Â ` for a no-break space): a publishing system's
-//! double encoding, common on older news sites. Such a text node is written back to the
-//! bytes it came from and read as UTF-8 ([`repair`]). Only when every character maps to
-//! one byte, the bytes are valid UTF-8 and at least one multi-byte sequence results: a
-//! real Latin-1 or Windows-1252 text (`café`, `Ã` alone, `naïve`) is no valid UTF-8 once
-//! written back as single bytes, and a text with characters beyond Windows-1252 (Polish
-//! `ą`, Cyrillic, CJK) cannot be double-encoded UTF-8.
+//! double encoding, common on older news sites. Such a text node's character sequences
+//! are written back to the bytes they came from and read as UTF-8 ([`repair`]), where
+//! they form one multi-byte character and such sequences are most of the node's non-ASCII
+//! characters: a real Latin-1 or Windows-1252 text (`café`, `Ã` alone, `naïve`) forms no
+//! such sequence once written back as single bytes, and a text with characters beyond
+//! Windows-1252 (Polish `ą`, Cyrillic, CJK) before its first sequence is no double
+//! encoding.
 
 /// The Windows-1252 characters of bytes 0x80–0x9F (undefined bytes read as the C1
 /// controls U+0081, U+008D, U+008F, U+0090, U+009D, which map to themselves).
@@ -33,14 +34,52 @@ fn byte_of(c: char) -> Option<u8> {
 /// `s` read back as UTF-8 when it is double-encoded UTF-8, else `None`. Cheap for the
 /// usual text: it returns at the first character no lead byte of a sequence can be
 /// (none of `Â`–`ô` before a character of the 0x80–0xBF range).
+///
+/// Each character sequence whose bytes form one UTF-8 character is read back; other
+/// characters stay as they are. A publishing system that double-encodes its text still
+/// writes its entities (`&#8221;`, `&#8211;`) and template characters right, so one
+/// text node mixes both, and a whole-node reading fails at the first right one. The
+/// repair is made only when the sequences read back outnumber the other non-ASCII
+/// characters: real Latin-1 or Windows-1252 text (`café`, `naïve`, `Ã© and é`) forms no
+/// sequence or as many strays as sequences.
 pub(super) fn repair(s: &str) -> Option<String> {
     // Most text nodes are ASCII (a word-at-a-time test), which no reading changes.
     if s.is_ascii() || !looks_double_encoded(s) {
         return None;
     }
-    let bytes: Vec<u8> = s.chars().map(byte_of).collect::<Option<_>>()?;
-    let fixed = String::from_utf8(bytes).ok()?;
-    (fixed.len() < s.len()).then_some(fixed)
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let (mut read_back, mut strays) = (0usize, 0usize);
+    let mut i = 0;
+    while i < chars.len() {
+        if let Some((c, len)) = sequence_at(&chars[i..]) {
+            out.push(c);
+            read_back += 1;
+            i += len;
+        } else {
+            strays += usize::from(!chars[i].is_ascii());
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    (read_back > strays).then_some(out)
+}
+
+/// The character that the one-byte readings at the start of `chars` spell in UTF-8, with
+/// the number of readings it takes, when they form one multi-byte UTF-8 character.
+fn sequence_at(chars: &[char]) -> Option<(char, usize)> {
+    let len = match byte_of(chars[0])? {
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => return None,
+    };
+    let mut bytes = [0u8; 4];
+    for (k, b) in bytes.iter_mut().enumerate().take(len) {
+        *b = byte_of(*chars.get(k)?)?;
+    }
+    let c = std::str::from_utf8(&bytes[..len]).ok()?.chars().next()?;
+    Some((c, len))
 }
 
 /// Some character that UTF-8 uses as a lead byte (0xC2–0xF4 read as `Â`…`ô`) is followed
@@ -84,6 +123,13 @@ mod tests {
         assert_eq!(repair("plain text"), None);
         // A lead-looking letter before a real continuation-looking one but not valid UTF-8.
         assert_eq!(repair("Ã© and é"), None);
+        // A right entity among double-encoded letters stays, and the letters are read back.
+        assert_eq!(
+            repair("pokoleniaÅ\u{82}\u{201d}. Czy przesadziÅ\u{82}? Nie sÄ\u{85}dzÄ\u{99} \u{2013} tak").as_deref(),
+            Some("pokoleniał\u{201d}. Czy przesadził? Nie sądzę \u{2013} tak")
+        );
+        // As many strays as sequences: no repair.
+        assert_eq!(repair("Ã© \u{201d}"), None);
     }
 
     #[test]
