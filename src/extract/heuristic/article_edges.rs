@@ -27,7 +27,9 @@
 //! A publisher's legal notice ([`legal_notices`](super::legal_notices): "© SITE, 2004",
 //! "All rights reserved") outside the text's element ends the text the same way: a flat
 //! layout's imprint (the notice, the registration, the editors' address and telephones)
-//! is written in the article's table with no class that names it. These two cuts go by
+//! is written in the article's table with no class that names it. So does a line that
+//! only names a notice or contact box ("声明：", "ΕΠΙΚΟΙΝΩΝΙΑ", "Contact us"), inside the
+//! text's element too, when the evidence after the box's first block is less. These two cuts go by
 //! the words of the line, not by the page's headline: they also end an article whose
 //! headline the page does not repeat (a title that names only the site, a headline
 //! written as a link).
@@ -35,7 +37,7 @@
 use super::comment_headings::is_comment_heading;
 use super::features::{block_value, link_density};
 use super::headline::Headed;
-use super::legal_notices::holds_legal_notice;
+use super::legal_notices::{holds_legal_notice, is_notice_heading};
 use super::news_lists;
 use super::settings::{
     HeuristicConfig, HEAD_DROP_SHARE, NEWS_LIST_HEADING_MAX_WORDS, TAIL_GAP_LINES, TAIL_LINK_SHARE,
@@ -125,6 +127,17 @@ pub(super) fn article_end(
                 _ => k,
             };
             if rest[start] < evidence {
+                return start;
+            }
+        }
+        // The heading of a notice or contact box (`legal_notices.rs`), inside the text's
+        // element too (a flat cell); the box under it is no evidence of the article's.
+        if notices && evidence >= needed && is_notice_heading(first_line(b)) {
+            let start = match run_start {
+                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
+                _ => k,
+            };
+            if rest[(k + 2).min(kept.len())] < evidence {
                 return start;
             }
         }
@@ -453,6 +466,33 @@ mod tests {
         );
         assert!(!out.text.contains("Dock Street"), "{}", out.text);
         assert!(!out.text.contains("HARBOURNEWS"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_contact_box_under_its_heading_ends_the_article() {
+        // A flat cell: the article's paragraphs, then the publisher's contact box.
+        let html = page(
+            "<p><b>Contact us</b></p><p>Back issues, subscriptions and offers of the paper: \
+             write to the office at backissues@harbournews.example or call in person.</p>\
+             <p>Advertising: ads@harbournews.example</p>",
+        )
+        .replace("<div class=text>", "")
+        .replace("</div></td>", "</td>");
+        let mut config = HeuristicConfig::default();
+        config.cut_at_legal_notice = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("Back issues"),
+            "the box leaks without the cut: {without}"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Contact us"), "{}", out.text);
+        assert!(!out.text.contains("Back issues"), "{}", out.text);
     }
 
     #[test]

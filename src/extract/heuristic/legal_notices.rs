@@ -5,7 +5,9 @@
 //! article's own cell or table, without a class that names it (so `marks.rs` does not
 //! see it), and its long lines outweigh the run test of the tail cut. A block with such a
 //! line ends a headed article ([`article_edges`](super::article_edges)) when less
-//! evidence follows it. A photo credit ("© Tate, London 2011" inside a caption's prose)
+//! evidence follows it. So does a line that only names such a box ("声明：", "Disclaimer",
+//! "ΕΠΙΚΟΙΝΩΝΙΑ", "Contact us"), inside the text's element too, when less evidence follows
+//! the box's first block. A photo credit ("© Tate, London 2011" inside a caption's prose)
 //! is a long line, and a bare "©" beside a name without a year is a credit too.
 
 /// Phrases that reserve a publisher's rights, lower-cased.
@@ -41,6 +43,44 @@ pub(super) fn is_legal_notice_line(line: &str) -> bool {
         && has_year(&lower)
 }
 
+/// What names a publisher's notice or contact box as a heading of its own, lower-cased:
+/// "声明：" over the site's reprint disclaimer and its telephones, "ΕΠΙΚΟΙΝΩΝΙΑ" over the
+/// addresses for back issues and advertising, "Disclaimer", "Contact us".
+const NOTICE_HEADINGS: &[&str] = &[
+    "声明",
+    "聲明",
+    "免责声明",
+    "免責聲明",
+    "版权声明",
+    "版權聲明",
+    "联系我们",
+    "聯絡我們",
+    "聯繫我們",
+    "επικοινωνια",
+    "επικοινωνία",
+    "контакты",
+    "kontakt",
+    "disclaimer",
+    "legal notice",
+    "contact us",
+];
+
+/// Whether a line is only the heading of a notice or contact box (a colon allowed). A
+/// line that goes on after the name ("免责声明：本文仅代表作者个人观点…", kept by some golds
+/// as the article's) is no heading.
+pub(super) fn is_notice_heading(line: &str) -> bool {
+    // The longest heading is three words; most lines are longer and are told at once.
+    if line.len() > 40 {
+        return false;
+    }
+    let name = line
+        .trim()
+        .trim_end_matches([':', '：'])
+        .trim()
+        .to_lowercase();
+    NOTICE_HEADINGS.contains(&name.as_str())
+}
+
 /// Whether a block holds a legal notice line.
 pub(super) fn holds_legal_notice(text: &str) -> bool {
     text.lines().any(is_legal_notice_line)
@@ -73,6 +113,26 @@ mod tests {
             "版权所有 新民网",
         ] {
             assert!(is_legal_notice_line(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn notice_headings_are_known() {
+        for line in [
+            "声明：",
+            "ΕΠΙΚΟΙΝΩΝΙΑ",
+            "Disclaimer:",
+            "Contact Us",
+            "Контакты",
+        ] {
+            assert!(is_notice_heading(line), "{line}");
+        }
+        for line in [
+            "免责声明：本文仅代表作者个人观点，与本网无关。",
+            "Contact us for a free quote today",
+            "Disclaimers and warranties",
+        ] {
+            assert!(!is_notice_heading(line), "{line}");
         }
     }
 

@@ -45,7 +45,8 @@ pub struct HeuristicConfig {
     /// posts each carry one; on headed pages and (session 10) unheaded ones.
     pub cut_at_comment_heading: bool,
     /// End the written text at a publisher's legal notice outside the text's element
-    /// (`legal_notices.rs`: "© 2004 Site", "All rights reserved") when less evidence
+    /// (`legal_notices.rs`: "© 2004 Site", "All rights reserved"), or at the heading of a
+    /// notice or contact box ("声明：", "ΕΠΙΚΟΙΝΩΝΙΑ", "Disclaimer"), when less evidence
     /// follows it.
     pub cut_at_legal_notice: bool,
     /// On a page with a headed article, a sibling section after the container joins it
