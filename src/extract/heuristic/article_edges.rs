@@ -23,10 +23,21 @@
 //! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
 //! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
 //! it, unless comment headings recur between posts (a question and its answers).
+//!
+//! A publisher's legal notice ([`legal_notices`](super::legal_notices): "© SITE, 2004",
+//! "All rights reserved") outside the text's element ends the text the same way: a flat
+//! layout's imprint (the notice, the registration, the editors' address and telephones)
+//! is written in the article's table with no class that names it. So does a line that
+//! only names a notice or contact box ("声明：", "ΕΠΙΚΟΙΝΩΝΙΑ", "Contact us"), inside the
+//! text's element too, when the evidence after the box's first block is less. These two cuts go by
+//! the words of the line, not by the page's headline: they also end an article whose
+//! headline the page does not repeat (a title that names only the site, a headline
+//! written as a link).
 
 use super::comment_headings::is_comment_heading;
 use super::features::{block_value, link_density};
 use super::headline::Headed;
+use super::legal_notices::{holds_legal_notice, is_notice_heading};
 use super::news_lists;
 use super::settings::{
     HeuristicConfig, HEAD_DROP_SHARE, NEWS_LIST_HEADING_MAX_WORDS, TAIL_GAP_LINES, TAIL_LINK_SHARE,
@@ -42,7 +53,9 @@ use crate::extract::dom::{Block, BlockKind, ElemId, PageDom, NO_ELEM};
 /// with a headed article (`article`). With `cut_news_lists`, also the start of a list of
 /// other news ([`news_lists`]) after that evidence, inside the text's element too, with
 /// the heading or link-led run of short lines just above it, under the same evidence and
-/// words tests.
+/// words tests. With `cut_at_comment_heading` and `cut_at_legal_notice`, also the line
+/// that names a comment section or form, and a block outside the text's element that holds
+/// a legal notice, when less evidence follows; on any page, headed or not.
 pub(super) fn article_end(
     pass: &Pass,
     article: Option<ElemId>,
@@ -51,13 +64,12 @@ pub(super) fn article_end(
     comments_are_content: bool,
 ) -> usize {
     let (page, config) = (pass.page, pass.config);
-    let may_cut_comments = config.cut_at_comment_heading
-        && article.is_some()
-        && !comments_are_content
-        && !config.include_comments;
+    let may_cut_comments =
+        config.cut_at_comment_heading && !comments_are_content && !config.include_comments;
     let tail = config.cut_tail && article.is_some();
     let news = config.cut_news_lists && article.is_some();
-    if !(tail || news || may_cut_comments) || first >= kept.len() {
+    let notices = config.cut_at_legal_notice;
+    if !(tail || news || may_cut_comments || notices) || first >= kept.len() {
         return kept.len();
     }
     // Each kept block's value and comment-heading test, once.
@@ -118,17 +130,41 @@ pub(super) fn article_end(
                 return start;
             }
         }
+        // The heading of a notice or contact box (`legal_notices.rs`), inside the text's
+        // element too (a flat cell); the box under it is no evidence of the article's.
+        if notices && evidence >= needed && is_notice_heading(first_line(b)) {
+            let start = match run_start {
+                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
+                _ => k,
+            };
+            if rest[(k + 2).min(kept.len())] < evidence {
+                return start;
+            }
+        }
+        // A publisher's legal notice (`legal_notices.rs`), with the link-led run of
+        // short lines above it.
+        if notices
+            && evidence >= needed
+            && !text_elem.is_some_and(|e| page.contains(e, b.elem))
+            && holds_legal_notice(&b.text)
+        {
+            let start = match run_start {
+                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
+                _ => k,
+            };
+            if rest[start] < evidence {
+                return start;
+            }
+        }
         if value[k] > 0.0 {
             evidence += value[k];
-        }
-        if !tail {
-            continue;
-        }
-        if value[k] > 0.0 {
             after_text = i + 1;
             text_elem = Some(text_elem.map_or(b.elem, |e| common_ancestor(page, e, b.elem)));
             run_start = None;
             run_lines = 0;
+            continue;
+        }
+        if !tail {
             continue;
         }
         if text_elem.is_some_and(|e| page.contains(e, b.elem)) {
@@ -384,6 +420,91 @@ mod tests {
         );
         assert!(!out.text.contains("Post a comment"), "{}", out.text);
         assert!(!out.text.contains("from my window"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_comment_heading_ends_an_unheaded_article_too() {
+        // The title names only the site and no line says the story's headline.
+        let html = with_comments("Post a comment:")
+            .replace(
+                "<title>Harbour cranes lifted the old ferry out of the water</title>",
+                "<title>Harbour News</title>",
+            )
+            .replace("<h1>", "<b>")
+            .replace("</h1>", "</b>");
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("from my window"), "{}", out.text);
+    }
+
+    /// The publisher's imprint after the article in the same cell: its notice, its
+    /// address and telephones, its copyright line, one `<br>`-broken paragraph.
+    const IMPRINT: &str = "<p>All materials of the site are protected by the law on copyright and \
+         related rights; any use of them requires a link to the site.<br>Legal address of the \
+         editors: 12 Dock Street, Port Town.<br>Telephones: 36-40-09, 36-42-14 (fax)<br>\
+         © HARBOURNEWS.RU, 2004</p>";
+
+    #[test]
+    fn a_legal_notice_ends_the_article() {
+        let html = page("").replace("</div></td>", &format!("</div>{IMPRINT}</td>"));
+        let mut config = HeuristicConfig::default();
+        config.cut_at_legal_notice = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("Dock Street"),
+            "the imprint leaks without the cut: {without}"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Dock Street"), "{}", out.text);
+        assert!(!out.text.contains("HARBOURNEWS"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_contact_box_under_its_heading_ends_the_article() {
+        // A flat cell: the article's paragraphs, then the publisher's contact box.
+        let html = page(
+            "<p><b>Contact us</b></p><p>Back issues, subscriptions and offers of the paper: \
+             write to the office at backissues@harbournews.example or call in person.</p>\
+             <p>Advertising: ads@harbournews.example</p>",
+        )
+        .replace("<div class=text>", "")
+        .replace("</div></td>", "</td>");
+        let mut config = HeuristicConfig::default();
+        config.cut_at_legal_notice = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("Back issues"),
+            "the box leaks without the cut: {without}"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Contact us"), "{}", out.text);
+        assert!(!out.text.contains("Back issues"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_notice_inside_the_article_is_the_articles() {
+        // A manual's copyright section (or a quoted boot screen) inside the text's own
+        // element, with more of the text after it.
+        let html = page(&format!(
+            "<p>Copyright 1998-2005 Harbour Software Foundation, Inc.</p><p>{ARTICLE} Fourth.</p>"
+        ));
+        let out = run(&html);
+        assert!(out.text.contains("Harbour Software"), "{}", out.text);
+        assert!(out.text.contains("Fourth."), "{}", out.text);
     }
 
     #[test]

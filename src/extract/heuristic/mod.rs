@@ -61,6 +61,7 @@ mod groups;
 mod headline;
 mod item_kinds;
 mod leads;
+mod legal_notices;
 mod marks;
 mod news_lists;
 mod page_type;
