@@ -106,31 +106,20 @@ pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: us
 }
 
 /// The page's headline: the first line (2 to [`HEADLINE_MAX_WORDS`] words, not template)
-/// that says what its `<title>` says, else its first `<h1>` sentence; as a block index.
+/// that says what its `<title>` says, else what one of the `<title>`'s parts says, else
+/// its first `<h1>` sentence; as a block index.
 /// Lines in a `marked` element, and links that are no heading, come last (see
 /// [`headline_followed_by_text`]).
 pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     let page = pass.page;
-    let full_title = page_title(page, None);
-    let title_line = without_date(&full_title);
-    let title = match_tokens(title_line);
-    // A title that is one phrase (once the site's name is dropped) written as a sentence
-    // may be short; a category's name or one of several parts ("Air Fryer Recipes
-    // Archives", "News - Health & Business") must say more (see the settings).
-    let min_words = if split_parts(title_line).len() == 1 && sentence_case(title_line) {
-        HEADLINE_BARE_MIN_WORDS
-    } else {
-        HEADLINE_MIN_WORDS
-    };
+    let (title, min_words) = title_tokens(pass);
     // Each line is compared with the title once: the second look (`apart` false)
     // reads the answers of the first.
     let said: Vec<Cell<Option<bool>>> = vec![Cell::new(None); page.blocks.len()];
     let says_title = |i: usize, b: &Block| {
-        *said[i].get().get_or_insert_with(|| {
-            let line = match_tokens(&b.text);
-            let shared = overlap(&line, &title) as f64;
-            shared >= H1_PRECISION * line.len() as f64 && shared >= H1_COVERAGE * title.len() as f64
-        })
+        *said[i]
+            .get()
+            .get_or_insert_with(|| says(&match_tokens(&b.text), &title))
     };
     // A page whose `<title>` names only the site or section ("News - Health & Business")
     // still heads its article with an `<h1>` sentence.
@@ -157,14 +146,70 @@ pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
             .enumerate()
             .position(|(i, b)| candidate(i, b, apart) && test(i, b))
     };
+    // The `<title>`'s own parts, each on its own, when the title without the site's name
+    // is not said: the site's or section's name may be written in a form `page_title`
+    // does not know ("Imprezowe stylizacje gwiazd! > Styl gwiazd", an `og:title` of
+    // "v2.imerisia.gr - ΕΛΛΑΔΑ", the article's linked `<h1>` taken for a logo).
+    let parts = title_parts(&page.title, &title);
+    let says_part = |_: usize, b: &Block| {
+        let line = match_tokens(&b.text);
+        parts.iter().any(|part| says(&line, part))
+    };
     let pick = |apart: bool| {
-        if title.len() >= min_words {
-            first(&says_title, apart).or_else(|| first(&sentence_h1, apart))
+        let by_title = if title.len() >= min_words {
+            first(&says_title, apart)
         } else {
-            first(&sentence_h1, apart)
-        }
+            None
+        };
+        by_title
+            .or_else(|| {
+                (!parts.is_empty())
+                    .then(|| first(&says_part, apart))
+                    .flatten()
+            })
+            .or_else(|| first(&sentence_h1, apart))
     };
     pick(true).or_else(|| pick(false))
+}
+
+/// The page title's tokens (without the site's name and a trailing date) and the fewest
+/// a headline's title has: a title that is one phrase written as a sentence may be
+/// short; a category's name or one of several parts ("Air Fryer Recipes Archives",
+/// "News - Health & Business") must say more (see the settings).
+fn title_tokens(pass: &Pass) -> (Vec<String>, usize) {
+    let full_title = page_title(pass.page, None);
+    let title_line = without_date(&full_title);
+    let min_words = if split_parts(title_line).len() == 1 && sentence_case(title_line) {
+        HEADLINE_BARE_MIN_WORDS
+    } else {
+        HEADLINE_MIN_WORDS
+    };
+    (match_tokens(title_line), min_words)
+}
+
+/// Whether a line's tokens say what a title's say: most of the line is the title's words,
+/// and it covers enough of them.
+fn says(line: &[String], title: &[String]) -> bool {
+    let shared = overlap(line, title) as f64;
+    shared >= H1_PRECISION * line.len() as f64 && shared >= H1_COVERAGE * title.len() as f64
+}
+
+/// The parts of a raw `<title>` (at its separators) other than the page title `title`
+/// that are long enough to be a headline's title (as [`title_tokens`] asks of the whole),
+/// as tokens.
+fn title_parts(raw: &str, title: &[String]) -> Vec<Vec<String>> {
+    split_parts(raw)
+        .into_iter()
+        .filter_map(|p| {
+            let min_words = if sentence_case(p) {
+                HEADLINE_BARE_MIN_WORDS
+            } else {
+                HEADLINE_MIN_WORDS
+            };
+            let tokens = match_tokens(p);
+            (tokens.len() >= min_words && tokens != title).then_some(tokens)
+        })
+        .collect()
 }
 
 /// A title without the date written after its last comma ("Россияне определили элиту
@@ -320,6 +365,27 @@ mod tests {
         assert!(!out.text.contains("Ferry timetable"), "{}", out.text);
         assert!(!out.text.contains("Add to"), "{}", out.text);
         assert!(!out.text.contains("copyright"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_title_part_heads_the_article_when_the_short_title_does_not() {
+        // The `og:title` is the page title: four words in title case, no headline's
+        // title. The `<title>` says more ("… > Port News": a section, with a separator
+        // that is none of the known ones), and its line above the text is the headline:
+        // the news list and the legal notice under the item end its text.
+        let page = short_titled("Harbour Cranes Lift Ferry").replacen(
+            "<title>Harbour Cranes Lift Ferry - Example News</title>",
+            "<title>Harbour Cranes Lift Ferry &gt; Port News</title>\
+             <meta property=og:title content=\"Harbour Cranes Lift Ferry\">",
+            1,
+        );
+        let out = super::super::tests::run(&page);
+        assert!(out.text.contains("Third."), "{}", out.text);
+        assert!(!out.text.contains("Ferry timetable"), "{}", out.text);
+        assert!(!out.text.contains("copyright"), "{}", out.text);
+        // Without that part, as before: no headline, no cut.
+        let out = super::super::tests::run(&page.replacen(" &gt; Port News", "", 1));
+        assert!(out.text.contains("copyright"), "{}", out.text);
     }
 
     #[test]
