@@ -60,6 +60,7 @@ mod features;
 mod groups;
 mod headline;
 mod item_kinds;
+mod labels;
 mod leads;
 mod marks;
 mod news_lists;
@@ -242,6 +243,7 @@ fn extract_pass(
     let first = article_edges::article_start(&pass, headed, &kept, first);
     let end =
         article_edges::article_end(&pass, article, &kept, first, comments_are_content).max(first);
+    let end = labels::without_dangling_labels(config, &kept, first, end);
     // The story's lead, set apart above the body, goes before it.
     let lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
     let (kept, end) = if lead.is_empty() {
