@@ -22,11 +22,14 @@
 //! site's "other articles" with their dates), once the same evidence is written. So does
 //! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
 //! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
-//! it, unless comment headings recur between posts (a question and its answers).
+//! it, unless comment headings recur between posts (a question and its answers). So does
+//! a line that only names a box that follows articles ([`labels`](super::labels): "Читайте
+//! также", "ZOBACZ TAKŻE", "相关报道", "Share this"), with the same tests.
 
 use super::comment_headings::is_comment_heading;
 use super::features::{block_value, link_density};
 use super::headline::Headed;
+use super::labels::is_closing_label;
 use super::news_lists;
 use super::settings::{
     HeuristicConfig, HEAD_DROP_SHARE, NEWS_LIST_HEADING_MAX_WORDS, TAIL_GAP_LINES, TAIL_LINK_SHARE,
@@ -57,7 +60,8 @@ pub(super) fn article_end(
         && !config.include_comments;
     let tail = config.cut_tail && article.is_some();
     let news = config.cut_news_lists && article.is_some();
-    if !(tail || news || may_cut_comments) || first >= kept.len() {
+    let labels_end = config.cut_at_closing_label && article.is_some();
+    if !(tail || news || may_cut_comments || labels_end) || first >= kept.len() {
         return kept.len();
     }
     // Each kept block's value and comment-heading test, once.
@@ -68,6 +72,12 @@ pub(super) fn article_end(
     let comment_heading: Vec<bool> = kept
         .iter()
         .map(|&(_, b)| may_cut_comments && is_comment_heading(first_line(b)))
+        .collect();
+    let closing: Vec<bool> = kept
+        .iter()
+        .map(|&(_, b)| {
+            config.cut_at_closing_label && article.is_some() && is_closing_label(first_line(b))
+        })
         .collect();
     let comments_end = may_cut_comments
         && !comments_between_posts(&value[first..], &comment_heading[first..], config);
@@ -109,7 +119,7 @@ pub(super) fn article_end(
         }
         // The heading of a comment section or form (`comment_headings.rs`), with the
         // link-led run of short lines above it (a print link, share buttons).
-        if comments_end && evidence >= needed && comment_heading[k] {
+        if (comments_end && comment_heading[k] || closing[k]) && evidence >= needed {
             let start = match run_start {
                 Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
                 _ => k,

@@ -33,10 +33,98 @@ fn is_dangling_label(b: &Block) -> bool {
     b.words <= LABEL_MAX_WORDS && !text.contains('\n') && text.ends_with([':', '：', '︰'])
 }
 
+/// "Read also", "see also", "related", "more on the topic", "share", "rate this": the
+/// name of a box that follows an article, as a whole line (punctuation, digits and case
+/// ignored). A line that goes on after the name ("Read also: <a title>") is no label.
+const CLOSING_LABELS: &[&str] = &[
+    "see also",
+    "read also",
+    "also read",
+    "related stories",
+    "related articles",
+    "related news",
+    "related links",
+    "related posts",
+    "share",
+    "share this",
+    "share this article",
+    "share this story",
+    "rate this",
+    "rate this article",
+    "читайте также",
+    "читай также",
+    "смотрите также",
+    "см также",
+    "по теме",
+    "новости по теме",
+    "статьи по теме",
+    "материалы по теме",
+    "читайте другие материалы по теме",
+    "другие новости",
+    "другие статьи",
+    "похожие новости",
+    "похожие статьи",
+    "поделиться",
+    "оцените статью",
+    "zobacz także",
+    "zobacz też",
+    "zobacz również",
+    "czytaj także",
+    "czytaj też",
+    "czytaj również",
+    "przeczytaj także",
+    "przeczytaj też",
+    "polecamy",
+    "podobne artykuły",
+    "powiązane artykuły",
+    "udostępnij",
+    "oceń artykuł",
+    "διαβάστε επίσης",
+    "δείτε επίσης",
+    "σχετικά άρθρα",
+    "σχετικές ειδήσεις",
+    "σχετικά θέματα",
+    "κοινοποίηση",
+    "相关新闻",
+    "相关报道",
+    "相关阅读",
+    "相关文章",
+    "相关链接",
+    "相關新聞",
+    "相關報導",
+    "相關閱讀",
+    "相關文章",
+    "相關鏈接",
+    "相關連結",
+    "延伸阅读",
+    "延伸閱讀",
+    "分享到",
+    "分享",
+];
+
+/// Whether a line is only the name of a box that follows an article ([`CLOSING_LABELS`]).
+pub(super) fn is_closing_label(text: &str) -> bool {
+    if text
+        .split_whitespace()
+        .nth(LABEL_MAX_WORDS as usize)
+        .is_some()
+    {
+        return false;
+    }
+    let cleaned: String = text
+        .chars()
+        .map(|c| if c.is_alphabetic() { c } else { ' ' })
+        .collect::<String>()
+        .to_lowercase();
+    let phrase = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    CLOSING_LABELS.contains(&phrase.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
     use super::super::{extract, HeuristicConfig};
+    use super::is_closing_label;
     use crate::extract::dom::parse;
 
     fn page(end: &str) -> String {
@@ -50,13 +138,13 @@ mod tests {
     #[test]
     fn labels_of_links_left_out_do_not_end_the_text() {
         let html = page(
-            "<p>Source: the harbour office.</p><b>Related articles:</b><br>\
+            "<p>Source: the harbour office.</p><b>Topics:</b><br>\
              <div><a href=/a>Ferry</a> <a href=/b>Cranes</a> <a href=/c>Harbour</a></div><p>Tags:</p>",
         );
         let mut config = HeuristicConfig::default();
         config.drop_dangling_labels = false;
         let without = extract(&parse(&html), &config).text;
-        assert!(without.ends_with("Related articles:\nTags:"), "{without}");
+        assert!(without.ends_with("Topics:\nTags:"), "{without}");
         let out = run(&html);
         assert!(out.text.contains("Second."), "{}", out.text);
         assert!(
@@ -64,7 +152,7 @@ mod tests {
             "{}",
             out.text
         );
-        assert!(!out.text.contains("Related articles"), "{}", out.text);
+        assert!(!out.text.contains("Topics"), "{}", out.text);
         assert!(!out.text.contains("Tags"), "{}", out.text);
     }
 
@@ -77,5 +165,49 @@ mod tests {
             out.text
         );
         assert!(out.text.contains("We are glad."), "{}", out.text);
+    }
+
+    #[test]
+    fn closing_labels_are_known() {
+        for line in [
+            "Читайте также:",
+            "Статьи по теме",
+            "ZOBACZ TAKŻE",
+            "Related Stories",
+            "Share this:",
+            "Σχετικά άρθρα",
+            "相关报道：",
+        ] {
+            assert!(is_closing_label(line), "{line}");
+        }
+        for line in [
+            "Читай также: Какие супы спасают от похмелья",
+            "Related",
+            "Read More",
+            "Share prices fell",
+        ] {
+            assert!(!is_closing_label(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_closing_label_ends_the_article() {
+        // Another story's teaser under "Read also", in the article's own element.
+        let html = page(
+            "<p>Source: the harbour office.</p><b>Read also</b>\
+             <p>The old lighthouse of the bay gets a new lamp and a coat of paint this summer.</p>",
+        );
+        let mut config = HeuristicConfig::default();
+        config.cut_at_closing_label = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(without.contains("lighthouse"), "{without}");
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Read also"), "{}", out.text);
+        assert!(!out.text.contains("lighthouse"), "{}", out.text);
     }
 }

@@ -47,6 +47,9 @@ pub struct HeuristicConfig {
     /// Drop the short lines ending in a colon at the written text's end (`labels.rs`:
     /// "Tags:", "Share this on:", "分享到:", labels of links that were left out).
     pub drop_dangling_labels: bool,
+    /// End a headed article's text at a line that only names a box that follows
+    /// articles ("Read also", "Related", "Share", `labels.rs`), like a comment heading.
+    pub cut_at_closing_label: bool,
     /// On a page with a headed article, a sibling section after the container joins it
     /// only when it opens like a section of the page (`sections.rs`: a `<section>`, a
     /// `<p>`, or a heading first), not a comment form, notice or footer.
@@ -132,6 +135,8 @@ impl Default for HeuristicConfig {
             cut_at_comment_heading: true,
             // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
             drop_dangling_labels: true,
+            // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
+            cut_at_closing_label: true,
             // Session 8 (`sections.rs`): daniel-dev local 0.9041 → 0.9061 (A +0.0017,
             // B +0.0023; Chinese +0.0061, Greek +0.0022, Russian +0.0014; 13 pages up,
             // 2 down: argumenti.ru, whose gold repeats the lede set in a sibling after the text),
