@@ -120,11 +120,86 @@ pub(super) fn is_closing_label(text: &str) -> bool {
     CLOSING_LABELS.contains(&phrase.as_str())
 }
 
+/// The label an advertisement carries ("REKLAMA", "Реклама", "广告"), as a whole line.
+const AD_LABELS: &[&str] = &[
+    "advertisement",
+    "advertising",
+    "sponsored",
+    "anzeige",
+    "werbung",
+    "publicité",
+    "reklama",
+    "реклама",
+    "διαφήμιση",
+    "广告",
+    "廣告",
+];
+
+/// The name of a text-size control ("字号:T|T", "調整字體︰大 中 小", "Font size: A+ A-"),
+/// by stem; Chinese names are found inside a run of letters ("調整字體").
+const TEXT_SIZE_NAMES: &[&str] = &[
+    "font",
+    "шрифт",
+    "czcionk",
+    "γραμματοσειρ",
+    "字号",
+    "字號",
+    "字体",
+    "字體",
+    "字级",
+    "字級",
+];
+
+/// Words a text-size control has besides its name and its one-letter size marks.
+const TEXT_SIZE_WORDS: &[&str] = &["text", "size", "размер", "rozmiar", "μέγεθος"];
+
+/// Whether a line is interface, not text, wherever it stands: an advertisement's label
+/// alone, or a text-size control (its name and one-letter or `+`/`-` size marks).
+pub(super) fn is_interface_line(text: &str) -> bool {
+    if text
+        .split_whitespace()
+        .nth(LABEL_MAX_WORDS as usize)
+        .is_some()
+    {
+        return false;
+    }
+    let cleaned: String = text
+        .chars()
+        .map(|c| if c.is_alphabetic() { c } else { ' ' })
+        .collect::<String>()
+        .to_lowercase();
+    let words: Vec<&str> = cleaned.split_whitespace().collect();
+    if let [word] = words.as_slice() {
+        if AD_LABELS.contains(word) {
+            return true;
+        }
+    }
+    let is_name = |w: &&str| TEXT_SIZE_NAMES.iter().any(|n| w.contains(n));
+    let is_mark = |w: &&str| w.chars().count() == 1;
+    let marked = words.iter().any(is_mark) || text.contains(['+', '↑', '↓']);
+    marked
+        && words.iter().any(is_name)
+        && words
+            .iter()
+            .all(|w| is_name(w) || is_mark(w) || TEXT_SIZE_WORDS.contains(w))
+}
+
+/// `kept` without [`is_interface_line`] blocks (`drop_interface_lines`).
+pub(super) fn without_interface_lines<'a>(
+    config: &HeuristicConfig,
+    mut kept: Vec<(usize, &'a Block)>,
+) -> Vec<(usize, &'a Block)> {
+    if config.drop_interface_lines {
+        kept.retain(|&(_, b)| b.text.contains('\n') || !is_interface_line(&b.text));
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
     use super::super::{extract, HeuristicConfig};
-    use super::is_closing_label;
+    use super::{is_closing_label, is_interface_line};
     use crate::extract::dom::parse;
 
     fn page(end: &str) -> String {
@@ -209,5 +284,46 @@ mod tests {
         );
         assert!(!out.text.contains("Read also"), "{}", out.text);
         assert!(!out.text.contains("lighthouse"), "{}", out.text);
+    }
+
+    #[test]
+    fn interface_lines_are_known() {
+        for line in [
+            "REKLAMA",
+            "Реклама",
+            "Advertisement",
+            "广告",
+            "字号:T|T",
+            "調整字體︰大 中 小",
+        ] {
+            assert!(is_interface_line(line), "{line}");
+        }
+        for line in [
+            "Size: S M L",
+            "Reklama na ulicach",
+            "font:",
+            "font-size: 18px;",
+            "Choosing fonts",
+            "字級設定：",
+        ] {
+            assert!(!is_interface_line(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn ad_labels_and_text_size_controls_are_dropped() {
+        let html = page("<p>REKLAMA</p><p>字号:T|T</p><p>Third part of the story.</p>");
+        let mut config = HeuristicConfig::default();
+        config.drop_interface_lines = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(without.contains("REKLAMA"), "{without}");
+        let out = run(&html);
+        assert!(
+            out.text.contains("Third part of the story."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("REKLAMA"), "{}", out.text);
+        assert!(!out.text.contains("字号"), "{}", out.text);
     }
 }

@@ -239,6 +239,7 @@ fn extract_pass(
     let kept = cleanup::kept_blocks(&pass, &decisions);
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let kept = cleanup::without_repeats(kept, config);
+    let kept = labels::without_interface_lines(config, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
     let end =
