@@ -4,6 +4,16 @@
 //! what followed was left out as links or boilerplate, so the label dangles as the
 //! text's last line. A text does not end by introducing something: such short lines at
 //! the end are the page's interface, whatever their language.
+//!
+//! A line that is only the name of what pages put after their articles — "read also",
+//! "related stories", "share", "rate this article", in the languages of the corpora
+//! ([`is_closing_label`]) — ends a headed article's text like a comment heading
+//! ([`article_edges`](super::article_edges)): what follows it is other stories' teasers,
+//! share buttons or widgets, whose few long lines the other tail tests keep.
+//!
+//! Wherever it stands, a line that is only an advertisement's label ("REKLAMA", "广告")
+//! or a text-size control ("字号:T|T") is interface too ([`is_interface_line`]): the
+//! advertisement and the control's letters are not text, so their label is nothing's.
 
 use super::settings::{HeuristicConfig, LABEL_MAX_WORDS};
 use crate::extract::dom::Block;
