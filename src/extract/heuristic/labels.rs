@@ -14,6 +14,9 @@
 //! Wherever it stands, a line that is only an advertisement's label ("REKLAMA", "广告")
 //! or a text-size control ("字号:T|T") is interface too ([`is_interface_line`]): the
 //! advertisement and the control's letters are not text, so their label is nothing's.
+//! So is a photo's credit, alone or ending a short caption ([`is_credit_line`]: "Fot.
+//! Dreamstime", "Photo: Getty Images", "…, fot. AFP"): the annotators of both news and
+//! web pages leave credits out.
 
 use super::settings::{HeuristicConfig, LABEL_MAX_WORDS};
 use crate::extract::dom::Block;
@@ -194,6 +197,79 @@ pub(super) fn is_interface_line(text: &str) -> bool {
             .all(|w| is_name(w) || is_mark(w) || TEXT_SIZE_WORDS.contains(w))
 }
 
+/// The word that opens a photo credit ("Fot. PAP", "Фото: ИТАР-ТАСС", "Photo: Getty
+/// Images"), lower-cased, without its `.` or `:`.
+const CREDIT_WORDS: &[&str] = &[
+    "photo",
+    "photos",
+    "photograph",
+    "picture",
+    "image",
+    "illustration",
+    "credit",
+    "fot",
+    "foto",
+    "zdjęcie",
+    "фото",
+    "фотография",
+    "иллюстрация",
+    "φωτο",
+    "φωτογραφία",
+    "图",
+    "图片",
+    "圖片",
+    "摄影",
+    "攝影",
+];
+
+/// The most words a credit's name has ("Ben Hasty/Getty Images").
+const CREDIT_NAME_MAX_WORDS: usize = 8;
+
+/// The most words a caption that ends with its credit has ("Były wiceminister zdrowia
+/// Bolesław Piecha (fot. TVP Info)").
+const CAPTION_MAX_WORDS: usize = 20;
+
+/// Whether a line is a photo's credit ("Fot. Dreamstime", "Photo: Ben Hasty/Getty
+/// Images", "Фото: ISRAland/AP") or a short caption that ends with one ("…, fot. AFP",
+/// "… (fot. TVP Info)"): a credit word with its `.` or `:` and a name of a few words.
+/// The credit word is capitalised or abbreviated (`image: nginx:1.14` is a setting).
+pub(super) fn is_credit_line(text: &str) -> bool {
+    let text = text.trim();
+    if text.split_whitespace().nth(CAPTION_MAX_WORDS).is_some() {
+        return false;
+    }
+    if credit(text) {
+        return true;
+    }
+    // A caption's trailing credit, in parentheses or after a comma or a slash.
+    let tail = text
+        .strip_suffix(')')
+        .and_then(|t| t.rsplit_once('('))
+        .map(|(_, c)| c);
+    let tail = tail.or_else(|| {
+        text.rsplit_once([',', '/'])
+            .map(|(_, c)| c)
+            .filter(|c| c.starts_with(' '))
+    });
+    tail.is_some_and(|c| credit(c.trim()))
+}
+
+/// Whether `text` is a credit word with its `.` or `:` and a name of at most
+/// [`CREDIT_NAME_MAX_WORDS`] words.
+fn credit(text: &str) -> bool {
+    let Some(end) = text.find(['.', ':', '：', '╱']) else {
+        return false;
+    };
+    let (word, name) = (&text[..end], &text[end..]);
+    let abbreviated = name.starts_with('.');
+    let name = name[name.chars().next().map_or(0, char::len_utf8)..].trim();
+    let capitalised = word.chars().next().is_some_and(|c| !c.is_lowercase());
+    let words = name.split_whitespace().count();
+    (capitalised || abbreviated)
+        && CREDIT_WORDS.contains(&word.trim().to_lowercase().as_str())
+        && (1..=CREDIT_NAME_MAX_WORDS).contains(&words)
+}
+
 /// `kept` without [`is_interface_line`] blocks (`drop_interface_lines`).
 pub(super) fn without_interface_lines<'a>(
     config: &HeuristicConfig,
@@ -205,11 +281,27 @@ pub(super) fn without_interface_lines<'a>(
     kept
 }
 
+/// The written blocks without [`is_credit_line`] ones (`drop_credit_lines`). After the
+/// text's edges are found: a caption is no chrome above the text, and where the text
+/// starts does not move when the one above it goes.
+pub(super) fn without_credits<'a>(
+    config: &HeuristicConfig,
+    written: &[(usize, &'a Block)],
+) -> Vec<(usize, &'a Block)> {
+    written
+        .iter()
+        .copied()
+        .filter(|&(_, b)| {
+            !config.drop_credit_lines || b.text.contains('\n') || !is_credit_line(&b.text)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
     use super::super::{extract, HeuristicConfig};
-    use super::{is_closing_label, is_interface_line};
+    use super::{is_closing_label, is_credit_line, is_interface_line};
     use crate::extract::dom::parse;
 
     fn page(end: &str) -> String {
@@ -335,5 +427,43 @@ mod tests {
         );
         assert!(!out.text.contains("REKLAMA"), "{}", out.text);
         assert!(!out.text.contains("字号"), "{}", out.text);
+    }
+
+    #[test]
+    fn credit_lines_are_known() {
+        for line in [
+            "Fot. Dreamstime",
+            "Photo: Ben Hasty/Getty Images",
+            "Фото: ISRAland/AP",
+            "Testowanie pocisków dalekiego zasięgu Ghader, fot. AFP",
+            "Były wiceminister zdrowia Bolesław Piecha (fot. TVP Info)",
+        ] {
+            assert!(is_credit_line(line), "{line}");
+        }
+        for line in [
+            "image: nginx:1.14.2",
+            "Fot.",
+            "Photo: the crane lifted the ferry out of the water at dawn on Monday",
+            "See the photo: it shows the ferry",
+            "Photographers say the light was perfect.",
+        ] {
+            assert!(!is_credit_line(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn photo_credits_are_dropped() {
+        let html = page("<p>Fot. Harbour Office</p><p>Third part of the story.</p>");
+        let mut config = HeuristicConfig::default();
+        config.drop_credit_lines = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(without.contains("Harbour Office"), "{without}");
+        let out = run(&html);
+        assert!(
+            out.text.contains("Third part of the story."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Harbour Office"), "{}", out.text);
     }
 }
