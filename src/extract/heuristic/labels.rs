@@ -281,19 +281,23 @@ pub(super) fn without_interface_lines<'a>(
     kept
 }
 
-/// The written blocks without [`is_credit_line`] ones (`drop_credit_lines`). After the
-/// text's edges are found: a caption is no chrome above the text, and where the text
-/// starts does not move when the one above it goes.
-pub(super) fn without_credits<'a>(
+/// The written blocks without [`is_credit_line`] ones (`drop_credit_lines`) and, with
+/// `drop_closing_labels`, [`is_closing_label`] ones (a "Related stories" or "ZOBACZ
+/// TAKŻE" line whose box above or inside the text was left out as links). After the
+/// text's edges are found: a closing label is how its end is found, a caption is no
+/// chrome above the text, and where the text starts does not move when one goes.
+pub(super) fn without_written_labels<'a>(
     config: &HeuristicConfig,
     written: &[(usize, &'a Block)],
 ) -> Vec<(usize, &'a Block)> {
+    let label = |b: &Block| {
+        config.drop_credit_lines && is_credit_line(&b.text)
+            || config.drop_closing_labels && is_closing_label(&b.text)
+    };
     written
         .iter()
         .copied()
-        .filter(|&(_, b)| {
-            !config.drop_credit_lines || b.text.contains('\n') || !is_credit_line(&b.text)
-        })
+        .filter(|&(_, b)| b.text.contains('\n') || !label(b))
         .collect()
 }
 
@@ -465,5 +469,27 @@ mod tests {
             out.text
         );
         assert!(!out.text.contains("Harbour Office"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_closing_label_inside_the_text_is_dropped() {
+        // A "related" box inside the article, after its first paragraph, whose links were
+        // left out.
+        let html = page("<p>Third part of the story.</p>").replacen(
+            "</p>",
+            "</p><b>Related stories</b><ul><li><a href=/a>Ferry</a></li><li><a href=/b>Cranes</a></li></ul>",
+            1,
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Third part of the story."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Related stories"), "{}", out.text);
+        let mut config = HeuristicConfig::default();
+        config.drop_closing_labels = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(without.contains("Related stories"), "{without}");
     }
 }

@@ -257,7 +257,7 @@ fn extract_pass(
         (with_lead, end + n)
     };
     explain::end_pass(&pass, &values, &decisions, &kept, first, end);
-    cleanup::write_out(&labels::without_credits(config, &kept[first..end]))
+    cleanup::write_out(&labels::without_written_labels(config, &kept[first..end]))
 }
 
 /// An empty answer with its reason.

@@ -56,6 +56,9 @@ pub struct HeuristicConfig {
     /// Drop photo credits and short captions that end with one, wherever they stand
     /// (`labels.rs`: "Fot. PAP", "Photo: Getty Images").
     pub drop_credit_lines: bool,
+    /// Drop a line that only names a box that follows articles wherever it stands in the
+    /// written text (`labels.rs`: "Related stories" above the text, its links left out).
+    pub drop_closing_labels: bool,
     /// On a page with a headed article, a sibling section after the container joins it
     /// only when it opens like a section of the page (`sections.rs`: a `<section>`, a
     /// `<p>`, or a heading first), not a comment form, notice or footer.
@@ -147,6 +150,8 @@ impl Default for HeuristicConfig {
             drop_interface_lines: true,
             // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
             drop_credit_lines: true,
+            // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
+            drop_closing_labels: true,
             // Session 8 (`sections.rs`): daniel-dev local 0.9041 → 0.9061 (A +0.0017,
             // B +0.0023; Chinese +0.0061, Greek +0.0022, Russian +0.0014; 13 pages up,
             // 2 down: argumenti.ru, whose gold repeats the lede set in a sibling after the text),
