@@ -41,10 +41,12 @@
 //!    `<article>`/`<main>`, widened to a whole repeated structure.
 //! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
 //!     of dominant link-led structures; comment sections with `include_comments`.
-//! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`): the kept
-//!     blocks, per-post chrome of threads dropped, leading chrome trimmed, a headed
-//!     article's text ended where a long link-led run of short lines begins, its lead
-//!     set apart above the container written first (`leads.rs`), texts joined.
+//! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`, `labels.rs`):
+//!     the kept blocks, per-post chrome of threads and interface lines (ad labels,
+//!     text-size controls) dropped, leading chrome trimmed, a headed article's text
+//!     ended where a long link-led run of short lines or a "read also" label begins and
+//!     without the labels dangling at its end, its lead set apart above the container
+//!     written first (`leads.rs`), photo credits and bare labels dropped, texts joined.
 //!
 //! Every threshold, share and weight is in `settings.rs` ([`HeuristicConfig`] and the
 //! named constants); `tree.rs` holds the per-element sums and subtree flags the steps
