@@ -130,7 +130,40 @@ pub(super) fn is_closing_label(text: &str) -> bool {
         .collect::<String>()
         .to_lowercase();
     let phrase = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
-    CLOSING_LABELS.contains(&phrase.as_str())
+    CLOSING_LABELS.contains(&phrase.as_str()) || more_from(&phrase)
+}
+
+/// "More" words that open a pointer to more of a site's stories.
+const MORE_WORDS: &[&str] = &["more", "więcej", "больше", "ещё", "еще", "περισσότερα"];
+/// What follows "more" in such a pointer: a preposition of the place or a news noun.
+const MORE_OBJECTS: &[&str] = &[
+    "from",
+    "in",
+    "at",
+    "news",
+    "stories",
+    "articles",
+    "w",
+    "na",
+    "z",
+    "wiadomości",
+    "informacji",
+    "в",
+    "на",
+    "из",
+    "новостей",
+    "статей",
+    "από",
+    "στο",
+    "στη",
+    "ειδήσεις",
+];
+
+/// "More news on <site>", "More from <section>", "Więcej w <newspaper>": a pointer to more
+/// of the site's stories, of at least three words.
+fn more_from(phrase: &str) -> bool {
+    let words: Vec<&str> = phrase.split(' ').collect();
+    words.len() >= 3 && MORE_WORDS.contains(&words[0]) && MORE_OBJECTS.contains(&words[1])
 }
 
 /// The label an advertisement carries ("REKLAMA", "Реклама", "广告"), as a whole line.
@@ -358,6 +391,8 @@ mod tests {
             "Share this:",
             "Σχετικά άρθρα",
             "相关报道：",
+            "More from the Harbour Gazette",
+            "Więcej w \"Gazecie Portowej\".",
         ] {
             assert!(is_closing_label(line), "{line}");
         }
@@ -366,6 +401,8 @@ mod tests {
             "Related",
             "Read More",
             "Share prices fell",
+            "More than 200 people came",
+            "More on remote work",
         ] {
             assert!(!is_closing_label(line), "{line}");
         }
