@@ -5,8 +5,9 @@
 //!
 //! Words are English, Russian, and the Latin transliterations Russian sites use in class
 //! names (`reklama`, `podval`). No list here is of words of the page's *text*; the
-//! heuristic's one such list, the headings of comment sections, is in
-//! `heuristic/comment_headings.rs`.
+//! heuristic's such lists, the headings of comment sections and the names of boxes
+//! that follow articles ("read also", "share"), are in `heuristic/comment_headings.rs`
+//! and `heuristic/labels.rs`.
 
 use std::sync::LazyLock;
 

@@ -22,7 +22,9 @@
 //! site's "other articles" with their dates), once the same evidence is written. So does
 //! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
 //! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
-//! it, unless comment headings recur between posts (a question and its answers).
+//! it, unless comment headings recur between posts (a question and its answers). So does
+//! a line that only names a box that follows articles ([`labels`](super::labels): "Читайте
+//! также", "ZOBACZ TAKŻE", "相关报道", "Share this"), with the same tests.
 //!
 //! A publisher's legal notice ([`legal_notices`](super::legal_notices): "© SITE, 2004",
 //! "All rights reserved") outside the text's element ends the text the same way: a flat
@@ -37,6 +39,7 @@
 use super::comment_headings::is_comment_heading;
 use super::features::{block_value, link_density};
 use super::headline::Headed;
+use super::labels::is_closing_label;
 use super::legal_notices::{holds_legal_notice, is_notice_heading};
 use super::news_lists;
 use super::settings::{
@@ -69,7 +72,8 @@ pub(super) fn article_end(
     let tail = config.cut_tail && article.is_some();
     let news = config.cut_news_lists && article.is_some();
     let notices = config.cut_at_legal_notice;
-    if !(tail || news || may_cut_comments || notices) || first >= kept.len() {
+    let labels_end = config.cut_at_closing_label && article.is_some();
+    if !(tail || news || may_cut_comments || notices || labels_end) || first >= kept.len() {
         return kept.len();
     }
     // Each kept block's value and comment-heading test, once.
@@ -80,6 +84,10 @@ pub(super) fn article_end(
     let comment_heading: Vec<bool> = kept
         .iter()
         .map(|&(_, b)| may_cut_comments && is_comment_heading(first_line(b)))
+        .collect();
+    let closing: Vec<bool> = kept
+        .iter()
+        .map(|&(_, b)| labels_end && is_closing_label(first_line(b)))
         .collect();
     let comments_end = may_cut_comments
         && !comments_between_posts(&value[first..], &comment_heading[first..], config);
@@ -106,13 +114,14 @@ pub(super) fn article_end(
         // A news list starting among the page's blocks since the previous kept one ends
         // the text wherever it lies (`news_lists.rs`), with its heading.
         let since = if k > first { kept[k - 1].0 + 1 } else { i };
+        // Where a cut at this block starts: the link-led run of short lines just above it
+        // (the list's topic links, a print link, share buttons) goes with it, else `own`.
+        let run_above = |own: usize| match run_start {
+            Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
+            _ => own,
+        };
         if news && evidence >= needed && lists[since..=i].contains(&true) {
-            // A link-led run of short lines just above the list (its topic links, the
-            // print link) goes with it.
-            let start = match run_start {
-                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
-                _ => with_heading(kept, k, first),
-            };
+            let start = run_above(with_heading(kept, k, first));
             if rest[start] < evidence
                 && words(&kept[start..]) < TAIL_MAX_WORDS_RATIO * words(&kept[first..start])
             {
@@ -121,11 +130,8 @@ pub(super) fn article_end(
         }
         // The heading of a comment section or form (`comment_headings.rs`), with the
         // link-led run of short lines above it (a print link, share buttons).
-        if comments_end && evidence >= needed && comment_heading[k] {
-            let start = match run_start {
-                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
-                _ => k,
-            };
+        if (comments_end && comment_heading[k] || closing[k]) && evidence >= needed {
+            let start = run_above(k);
             if rest[start] < evidence {
                 return start;
             }
@@ -133,10 +139,7 @@ pub(super) fn article_end(
         // The heading of a notice or contact box (`legal_notices.rs`), inside the text's
         // element too (a flat cell); the box under it is no evidence of the article's.
         if notices && evidence >= needed && is_notice_heading(first_line(b)) {
-            let start = match run_start {
-                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
-                _ => k,
-            };
+            let start = run_above(k);
             if rest[(k + 2).min(kept.len())] < evidence {
                 return start;
             }
@@ -148,10 +151,7 @@ pub(super) fn article_end(
             && !text_elem.is_some_and(|e| page.contains(e, b.elem))
             && holds_legal_notice(&b.text)
         {
-            let start = match run_start {
-                Some(s) if link_led_since(page, config, after_text, i, run_lines) => s,
-                _ => k,
-            };
+            let start = run_above(k);
             if rest[start] < evidence {
                 return start;
             }

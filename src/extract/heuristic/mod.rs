@@ -41,10 +41,12 @@
 //!    `<article>`/`<main>`, widened to a whole repeated structure.
 //! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
 //!     of dominant link-led structures; comment sections with `include_comments`.
-//! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`): the kept
-//!     blocks, per-post chrome of threads dropped, leading chrome trimmed, a headed
-//!     article's text ended where a long link-led run of short lines begins, its lead
-//!     set apart above the container written first (`leads.rs`), texts joined.
+//! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`, `labels.rs`):
+//!     the kept blocks, per-post chrome of threads and interface lines (ad labels,
+//!     text-size controls) dropped, leading chrome trimmed, a headed article's text
+//!     ended where a long link-led run of short lines or a "read also" label begins and
+//!     without the labels dangling at its end, its lead set apart above the container
+//!     written first (`leads.rs`), photo credits and bare labels dropped, texts joined.
 //!
 //! Every threshold, share and weight is in `settings.rs` ([`HeuristicConfig`] and the
 //! named constants); `tree.rs` holds the per-element sums and subtree flags the steps
@@ -60,6 +62,7 @@ mod features;
 mod groups;
 mod headline;
 mod item_kinds;
+mod labels;
 mod leads;
 mod legal_notices;
 mod marks;
@@ -239,10 +242,12 @@ fn extract_pass(
     let kept = cleanup::kept_blocks(&pass, &decisions);
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let kept = cleanup::without_repeats(kept, config);
+    let kept = labels::without_interface_lines(config, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
     let end =
         article_edges::article_end(&pass, article, &kept, first, comments_are_content).max(first);
+    let end = labels::without_dangling_labels(config, &kept, first, end);
     // The story's lead, set apart above the body, goes before it.
     let lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
     let (kept, end) = if lead.is_empty() {
@@ -255,7 +260,7 @@ fn extract_pass(
         (with_lead, end + n)
     };
     explain::end_pass(&pass, &values, &decisions, &kept, first, end);
-    cleanup::write_out(&kept[first..end])
+    cleanup::write_out(&labels::without_written_labels(config, &kept[first..end]))
 }
 
 /// An empty answer with its reason.
