@@ -6,7 +6,7 @@
 //! document-title match); here it tells a short news article beside link lists from a
 //! listing page (see [`listing_page`](super::page_type::listing_page)).
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use super::features::block_value;
 use super::groups::Structures;
@@ -113,13 +113,15 @@ pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: us
 pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     let page = pass.page;
     let (title, min_words) = title_tokens(pass);
-    // Each line is compared with the title once: the second look (`apart` false)
-    // reads the answers of the first.
+    // Each line is tokenized once and compared with the title once: the second look
+    // (`apart` false) and the title's parts read the answers of the first.
+    let tokens: Vec<OnceCell<Vec<String>>> = vec![OnceCell::new(); page.blocks.len()];
+    let line = |i: usize, b: &Block| tokens[i].get_or_init(|| match_tokens(&b.text));
     let said: Vec<Cell<Option<bool>>> = vec![Cell::new(None); page.blocks.len()];
     let says_title = |i: usize, b: &Block| {
         *said[i]
             .get()
-            .get_or_insert_with(|| says(&match_tokens(&b.text), &title))
+            .get_or_insert_with(|| says(line(i, b), &title))
     };
     // A page whose `<title>` names only the site or section ("News - Health & Business")
     // still heads its article with an `<h1>` sentence.
@@ -151,10 +153,7 @@ pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     // does not know ("Imprezowe stylizacje gwiazd! > Styl gwiazd", an `og:title` of
     // "v2.imerisia.gr - ΕΛΛΑΔΑ", the article's linked `<h1>` taken for a logo).
     let parts = title_parts(&page.title, &title);
-    let says_part = |_: usize, b: &Block| {
-        let line = match_tokens(&b.text);
-        parts.iter().any(|part| says(&line, part))
-    };
+    let says_part = |i: usize, b: &Block| parts.iter().any(|part| says(line(i, b), part));
     let pick = |apart: bool| {
         let by_title = if title.len() >= min_words {
             first(&says_title, apart)
