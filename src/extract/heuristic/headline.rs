@@ -125,10 +125,10 @@ pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     };
     // A page whose `<title>` names only the site or section ("News - Health & Business")
     // still heads its article with an `<h1>` sentence.
-    let sentence_h1 = |_: usize, b: &Block| {
+    let sentence_h1 = |i: usize, b: &Block| {
         b.kind == BlockKind::Heading(1)
             && b.link_words * 2 <= b.words
-            && match_tokens(&b.text).len() >= HEADLINE_MIN_WORDS
+            && line(i, b).len() >= HEADLINE_MIN_WORDS
     };
     // The title also recurs above the headline, as a link in a menu or "latest news"
     // column listed before the article (2011 news sites list their day's stories, this
