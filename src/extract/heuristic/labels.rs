@@ -15,8 +15,8 @@
 //! or a text-size control ("字号:T|T") is interface too ([`is_interface_line`]): the
 //! advertisement and the control's letters are not text, so their label is nothing's.
 //! So is a photo's credit, alone or ending a short caption ([`is_credit_line`]: "Fot.
-//! Dreamstime", "Photo: Getty Images", "…, fot. AFP"): the annotators of both news and
-//! web pages leave credits out.
+//! Dreamstime", "Photo: Getty Images", "…, fot. AFP", and an editor's "责任编辑：王鹏"):
+//! the annotators of both news and web pages leave credits out.
 
 use super::settings::{HeuristicConfig, LABEL_MAX_WORDS};
 use crate::extract::dom::Block;
@@ -271,7 +271,7 @@ pub(super) fn is_credit_line(text: &str) -> bool {
     if text.split_whitespace().nth(CAPTION_MAX_WORDS).is_some() {
         return false;
     }
-    if credit(text) {
+    if credit(text) || is_editor_credit(text) {
         return true;
     }
     // A caption's trailing credit, in parentheses or after a comma or a slash.
@@ -285,6 +285,26 @@ pub(super) fn is_credit_line(text: &str) -> bool {
             .filter(|c| c.starts_with(' '))
     });
     tail.is_some_and(|c| credit(c.trim()))
+}
+
+/// The editor's credit of Chinese news items, in simplified and traditional script.
+const EDITOR_WORDS: &[&str] = &["编辑", "編輯", "责任编辑", "責任編輯", "责编", "責編"];
+
+/// Whether `text` is an editor's credit under a news item, bracketed or not: the editor
+/// word with its colon before a name ("责任编辑：王鹏", "（责任编辑:于澄）", "[编辑：杨洁]")
+/// or after a name ("(陈巍 编辑)"). The annotators leave it out like a photo's credit.
+fn is_editor_credit(text: &str) -> bool {
+    let inner = [("(", ")"), ("（", "）"), ("[", "]"), ("【", "】")]
+        .iter()
+        .find_map(|(open, close)| text.strip_prefix(open)?.strip_suffix(close))
+        .unwrap_or(text)
+        .trim();
+    if let Some((word, name)) = inner.split_once([':', '：']) {
+        return EDITOR_WORDS.contains(&word.trim())
+            && (1..=2).contains(&name.split_whitespace().count());
+    }
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    matches!(words.as_slice(), [_, word] | [_, _, word] if EDITOR_WORDS.contains(word))
 }
 
 /// Whether `text` is a credit word with its `.` or `:` and a name of at most
@@ -478,6 +498,11 @@ mod tests {
             "Фото: ISRAland/AP",
             "Testowanie pocisków dalekiego zasięgu Ghader, fot. AFP",
             "Były wiceminister zdrowia Bolesław Piecha (fot. TVP Info)",
+            "责任编辑：王鹏",
+            "（责任编辑:于澄）",
+            "[编辑：杨洁]",
+            "(陈巍 编辑)",
+            "(曹文明 編輯)",
         ] {
             assert!(is_credit_line(line), "{line}");
         }
@@ -487,6 +512,9 @@ mod tests {
             "Photo: the crane lifted the ferry out of the water at dawn on Monday",
             "See the photo: it shows the ferry",
             "Photographers say the light was perfect.",
+            "编辑：这篇文章讲述了很多事情 以及 其他 内容",
+            "视频编辑",
+            "编辑部",
         ] {
             assert!(!is_credit_line(line), "{line}");
         }
