@@ -46,6 +46,25 @@ fn is_dangling_label(b: &Block) -> bool {
     b.words <= LABEL_MAX_WORDS && !text.contains('\n') && text.ends_with([':', '：', '︰'])
 }
 
+/// A short line's letters (at most [`LABEL_MAX_WORDS`] words), lower-cased, with every
+/// other character (punctuation, digits, size marks) a space; `None` for a longer line,
+/// told without the copy (the label tests run on every written line).
+fn label_letters(text: &str) -> Option<String> {
+    if text
+        .split_whitespace()
+        .nth(LABEL_MAX_WORDS as usize)
+        .is_some()
+    {
+        return None;
+    }
+    Some(
+        text.chars()
+            .map(|c| if c.is_alphabetic() { c } else { ' ' })
+            .collect::<String>()
+            .to_lowercase(),
+    )
+}
+
 /// "Read also", "see also", "related", "more on the topic", "share", "rate this": the
 /// name of a box that follows an article, as a whole line (punctuation, digits and case
 /// ignored). A line that goes on after the name ("Read also: <a title>") is no label.
@@ -117,18 +136,9 @@ const CLOSING_LABELS: &[&str] = &[
 
 /// Whether a line is only the name of a box that follows an article ([`CLOSING_LABELS`]).
 pub(super) fn is_closing_label(text: &str) -> bool {
-    if text
-        .split_whitespace()
-        .nth(LABEL_MAX_WORDS as usize)
-        .is_some()
-    {
+    let Some(cleaned) = label_letters(text) else {
         return false;
-    }
-    let cleaned: String = text
-        .chars()
-        .map(|c| if c.is_alphabetic() { c } else { ' ' })
-        .collect::<String>()
-        .to_lowercase();
+    };
     let phrase = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
     CLOSING_LABELS.contains(&phrase.as_str()) || more_from(&phrase)
 }
@@ -202,18 +212,9 @@ const TEXT_SIZE_WORDS: &[&str] = &["text", "size", "размер", "rozmiar", "�
 /// Whether a line is interface, not text, wherever it stands: an advertisement's label
 /// alone, or a text-size control (its name and one-letter or `+`/`-` size marks).
 pub(super) fn is_interface_line(text: &str) -> bool {
-    if text
-        .split_whitespace()
-        .nth(LABEL_MAX_WORDS as usize)
-        .is_some()
-    {
+    let Some(cleaned) = label_letters(text) else {
         return false;
-    }
-    let cleaned: String = text
-        .chars()
-        .map(|c| if c.is_alphabetic() { c } else { ' ' })
-        .collect::<String>()
-        .to_lowercase();
+    };
     let words: Vec<&str> = cleaned.split_whitespace().collect();
     if let [word] = words.as_slice() {
         if AD_LABELS.contains(word) {

@@ -4,8 +4,8 @@
 //! imprint (the notice, the registration, the editors' address and telephones) in the
 //! article's own cell or table, without a class that names it (so `marks.rs` does not
 //! see it), and its long lines outweigh the run test of the tail cut. A block with such a
-//! line ends a headed article ([`article_edges`](super::article_edges)) when less
-//! evidence follows it. So does a line that only names such a box ("声明：", "Disclaimer",
+//! line outside the text's element ends the article ([`article_edges`](super::article_edges)),
+//! headed or not, when less evidence follows it. So does a line that only names such a box ("声明：", "Disclaimer",
 //! "ΕΠΙΚΟΙΝΩΝΙΑ", "Contact us"), inside the text's element too, when less evidence follows
 //! the box's first block. A photo credit ("© Tate, London 2011" inside a caption's prose)
 //! is a long line, and a bare "©" beside a name without a year is a credit too.
