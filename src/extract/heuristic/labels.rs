@@ -110,6 +110,7 @@ const CLOSING_LABELS: &[&str] = &[
     "podobne artykuły",
     "powiązane artykuły",
     "udostępnij",
+    "podziel się",
     "oceń artykuł",
     "διαβάστε επίσης",
     "δείτε επίσης",
@@ -414,6 +415,7 @@ mod tests {
             "相关报道：",
             "More from the Harbour Gazette",
             "Więcej w \"Gazecie Portowej\".",
+            "Podziel się",
         ] {
             assert!(is_closing_label(line), "{line}");
         }
@@ -424,6 +426,7 @@ mod tests {
             "Share prices fell",
             "More than 200 people came",
             "More on remote work",
+            "Podziel się opinią z innymi czytelnikami",
         ] {
             assert!(!is_closing_label(line), "{line}");
         }
