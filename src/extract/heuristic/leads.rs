@@ -6,7 +6,8 @@
 //!
 //! Only on a headed page (`headline.rs`): the paragraphs of evidence right under the
 //! headline (the lines the headline test reads), and headings there as long as a
-//! paragraph (a subtitle set as `<h2>`, [`LEAD_HEADING_WORDS_FACTOR`]), when they lie
+//! paragraph (a subtitle set as `<h2>`, [`LEAD_HEADING_WORDS_FACTOR`]) or, when first
+//! under the headline, as long as a short sentence (the deck, [`is_deck`]), when they lie
 //! above the first written block, are written before it. The blocks must be unmarked,
 //! not template, not rails, not in linked list items (the headline test's own filter),
 //! carry no date or time of day (the dateline
@@ -18,7 +19,7 @@ use super::features::{block_value, link_density};
 use super::groups::Structures;
 use super::headline::{lines_under, Headed};
 use super::news_lists;
-use super::settings::LEAD_HEADING_WORDS_FACTOR;
+use super::settings::{HeuristicConfig, LEAD_DECK_WORDS_DIVISOR, LEAD_HEADING_WORDS_FACTOR};
 use super::Pass;
 use crate::extract::dom::{Block, BlockKind, ElemId};
 
@@ -45,12 +46,17 @@ pub(super) fn lead_above<'a>(
             || matches!(b.kind, BlockKind::Heading(_))
                 && b.words - b.link_words >= LEAD_HEADING_WORDS_FACTOR * config.min_content_words
     };
-    let lead: Vec<(usize, &'a Block)> = lines_under(pass, marked, st, headed.headline)
+    let under = lines_under(pass, marked, st, headed.headline);
+    let deck = under
+        .first()
+        .copied()
+        .filter(|&i| config.lead_deck && is_deck(&page.blocks[i], config));
+    let lead: Vec<(usize, &'a Block)> = under
         .into_iter()
         .filter(|&i| i < start)
         .map(|i| (i, &page.blocks[i]))
-        .filter(|&(_, b)| {
-            is_lead(b)
+        .filter(|&(i, b)| {
+            (is_lead(b) || deck == Some(i))
                 && !rails[b.elem as usize]
                 && link_density(b) <= config.max_link_density
                 && !news_lists::is_dated(&b.text)
@@ -66,9 +72,24 @@ pub(super) fn lead_above<'a>(
     lead
 }
 
+/// The deck: the first line under the headline (`lines_under`'s first, nothing of the
+/// page's own between them), set as a heading without links, of at least
+/// `min_content_words` / [`LEAD_DECK_WORDS_DIVISOR`] words. News pages put a one-line
+/// subtitle there ("Human-to-human infection rare and mild, but good hygiene still
+/// important" as an `<h2>`, "За неделю количество простудившихся выросло на 10
+/// процентов" as an `<h4>`); it is shorter than a paragraph, so the length test of other
+/// headings under the headline (section and teaser titles lower down) misses it.
+fn is_deck(b: &Block, config: &HeuristicConfig) -> bool {
+    matches!(b.kind, BlockKind::Heading(_))
+        && b.link_words == 0
+        && b.words * LEAD_DECK_WORDS_DIVISOR >= config.min_content_words
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
+    use super::super::{extract, HeuristicConfig};
+    use crate::extract::dom::parse;
 
     /// A story whose lead sits between the headline and the body, apart from the body by
     /// a box of other stories that outweighs the lead in their common parent.
@@ -100,11 +121,38 @@ mod tests {
     }
 
     #[test]
+    fn a_short_heading_first_under_the_headline_is_its_deck() {
+        for deck in [
+            "<h2>Two cranes worked for six hours in calm weather</h2>",
+            "<h4>The ferry goes to a museum next year</h4>",
+        ] {
+            let out = run(&page(deck));
+            let text = deck[4..deck.len() - 5].to_string();
+            assert!(out.text.starts_with(&text), "{deck}: {}", out.text);
+            assert!(out.text.contains("Third."), "{}", out.text);
+        }
+        // Off: the text starts with the body.
+        let config = HeuristicConfig {
+            lead_deck: false,
+            ..HeuristicConfig::default()
+        };
+        let html = page("<h2>Two cranes worked for six hours in calm weather</h2>");
+        let out = extract(&parse(&html), &config);
+        assert!(out.text.starts_with(ARTICLE), "{}", out.text);
+    }
+
+    #[test]
     fn datelines_short_lines_and_links_above_the_body_are_no_lead() {
         for line in [
             "<div>Photo: the harbour office</div>",
             "<h2>The harbour</h2>",
-            "<h2>What the two cranes on the quay can lift, and what the harbour plans next</h2>",
+            // A section's title lower down, not the first line under the headline.
+            "<div>Photo: the harbour office</div>\
+             <h2>What the two cranes on the quay can lift, and what the harbour plans next</h2>",
+            // A linked heading first under the headline: another story's title.
+            "<h2><a href=/x>Cranes lifted a ferry in another port</a></h2>",
+            // A kicker of a few words.
+            "<h3>Harbour news</h3>",
             "<div>By the harbour office reporter, 12 January 2012, 10:54, updated at noon today</div>",
             "<div><a href=/x>Read the whole series of reports about the harbour and its ferries here</a></div>",
         ] {

@@ -72,6 +72,9 @@ pub struct HeuristicConfig {
     /// container before the written text: the story's lead set apart from its body
     /// (`leads.rs`).
     pub lead_above_text: bool,
+    /// With `lead_above_text`: a heading that is the first line under the headline is the
+    /// story's deck (subtitle) and is written first however short (`leads.rs`).
+    pub lead_deck: bool,
     /// Keep comment sections (`--include-comments`); by default they are boilerplate.
     pub include_comments: bool,
     /// Siblings with one tag and class, at least this many, form a repeated structure
@@ -175,6 +178,8 @@ impl Default for HeuristicConfig {
             after_article_sections_only: true,
             // Session 8 (`leads.rs`): see ARCHITECTURE.md for the figures.
             lead_above_text: true,
+            // Session 11 (`leads.rs`, the deck): see ARCHITECTURE.md for the figures.
+            lead_deck: true,
             // Off: comments are not the page's text (`--include-comments` turns it on).
             include_comments: false,
             // Session 1 (cc18901, repeated structures). Hand-set, not swept.
@@ -416,6 +421,11 @@ pub(super) const HEAD_DROP_SHARE: f64 = 0.5;
 /// (up to about 15 words). Session 8: with 1, ScrapingHub lost 0.0004 on 7 short
 /// subtitles its gold leaves out; 2 keeps daniel-dev's long ones.
 pub(super) const LEAD_HEADING_WORDS_FACTOR: u32 = 2;
+/// The deck (`leads.rs`, session 11): a heading that is the first line under the
+/// headline, without links, is the story's subtitle when it has at least
+/// `min_content_words` / this many words (five: "Human-to-human infection rare and mild";
+/// a kicker or a label of one to four words is none). Hand-set, not swept.
+pub(super) const LEAD_DECK_WORDS_DIVISOR: u32 = 2;
 
 // ---- Diagnostics (debug and trace logs only; no effect on any answer) ----
 
