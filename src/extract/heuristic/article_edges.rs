@@ -22,7 +22,9 @@
 //! site's "other articles" with their dates), once the same evidence is written. So does
 //! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
 //! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
-//! it, unless comment headings recur between posts (a question and its answers). So does
+//! it, unless comment headings recur between posts (a question and its answers); when
+//! bylined readers' posts follow the heading ([`readers_posts`](super::readers_posts)),
+//! their evidence is not counted, so a few long posts under a short item go too. So does
 //! a line that only names a box that follows articles ([`labels`](super::labels): "Читайте
 //! также", "ZOBACZ TAKŻE", "相关报道", "Share this"), with the same tests.
 //!
