@@ -22,7 +22,9 @@
 //! site's "other articles" with their dates), once the same evidence is written. So does
 //! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
 //! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
-//! it, unless comment headings recur between posts (a question and its answers). So does
+//! it, unless comment headings recur between posts (a question and its answers); when
+//! bylined readers' posts follow the heading ([`readers_posts`](super::readers_posts)),
+//! their evidence is not counted, so a few long posts under a short item go too. So does
 //! a line that only names a box that follows articles ([`labels`](super::labels): "Читайте
 //! также", "ZOBACZ TAKŻE", "相关报道", "Share this"), with the same tests.
 //!
@@ -42,6 +44,7 @@ use super::headline::Headed;
 use super::labels::is_closing_label;
 use super::legal_notices::{holds_legal_notice, is_notice_heading};
 use super::news_lists;
+use super::readers_posts::readers_posts_end;
 use super::settings::{
     HeuristicConfig, HEAD_DROP_SHARE, NEWS_LIST_HEADING_MAX_WORDS, TAIL_GAP_LINES, TAIL_LINK_SHARE,
     TAIL_MAX_WORDS_RATIO, TAIL_MIN_PARAGRAPHS,
@@ -97,6 +100,12 @@ pub(super) fn article_end(
         Vec::new()
     };
     let needed = TAIL_MIN_PARAGRAPHS * config.min_content_words as f64;
+    // Where the readers' posts below each block end (`readers_posts.rs`).
+    let posts_end = if comments_end && config.cut_over_readers_posts {
+        readers_posts_end(page, kept, first)
+    } else {
+        vec![0; kept.len()]
+    };
     // Content evidence from each kept block to the end.
     let mut rest = vec![0.0; kept.len() + 1];
     for k in (0..kept.len()).rev() {
@@ -133,6 +142,17 @@ pub(super) fn article_end(
         if (comments_end && comment_heading[k] || closing[k]) && evidence >= needed {
             let start = run_above(k);
             if rest[start] < evidence {
+                return start;
+            }
+            // Readers' posts under a comment heading: their evidence is not the article's,
+            // unless the text's element holds evidence after them.
+            let end = posts_end[k];
+            let resumes = || {
+                kept[end..].iter().zip(&value[end..]).any(|(&(_, b), &v)| {
+                    v > 0.0 && text_elem.is_some_and(|e| page.contains(e, b.elem))
+                })
+            };
+            if comment_heading[k] && end > k && (rest[end] < evidence || !resumes()) {
                 return start;
             }
         }
@@ -420,6 +440,39 @@ mod tests {
         );
         assert!(!out.text.contains("Post a comment"), "{}", out.text);
         assert!(!out.text.contains("from my window"), "{}", out.text);
+    }
+
+    #[test]
+    fn readers_posts_that_outweigh_the_article_end_it_at_their_heading() {
+        // Five signed posts in classless tables after the article's cell, each longer
+        // than a paragraph of the article: more evidence after the heading than before.
+        let posts: String = (1..=5)
+            .map(|n| {
+                format!(
+                    "<table><tr><td><b>Reader {n}</b></td></tr><tr><td>{ARTICLE} {ARTICLE} Post {n}.</td></tr>\
+                     <tr><td>11:0{n} 17-January-2012</td></tr></table>"
+                )
+            })
+            .collect();
+        let html = page("").replace("<div class=text>", "").replace(
+            "</div></td>",
+            &format!("<b>Post a comment:</b></td></tr><tr><td>{posts}</td>"),
+        );
+        let mut config = HeuristicConfig::default();
+        config.cut_over_readers_posts = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("Post 4."),
+            "the posts leak without the cut: {without}"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Post 1."), "{}", out.text);
+        assert!(!out.text.contains("January"), "{}", out.text);
     }
 
     #[test]

@@ -100,7 +100,7 @@ pub(super) fn mark_dated_posts(pass: &Pass, st: &Structures, marked: &mut [ElemI
 
 /// A byline names someone and says when: letters beside a time of day (a video's
 /// duration, `1:07`, or a score stands alone).
-fn is_byline(text: &str) -> bool {
+pub(super) fn is_byline(text: &str) -> bool {
     text.chars().any(char::is_alphabetic) && has_time_of_day(text)
 }
 

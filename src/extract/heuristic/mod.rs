@@ -68,6 +68,7 @@ mod legal_notices;
 mod marks;
 mod news_lists;
 mod page_type;
+mod readers_posts;
 mod scoring;
 mod sections;
 mod selection;

@@ -44,6 +44,10 @@ pub struct HeuristicConfig {
     /// (`comment_headings.rs`), unless the comments are the page's content or a thread's
     /// posts each carry one; on headed pages and (session 10) unheaded ones.
     pub cut_at_comment_heading: bool,
+    /// The comment-heading cut also when readers' posts under the heading outweigh the
+    /// article: a run of bylined posts (`readers_posts.rs`) after which the text's element
+    /// holds no more evidence is no evidence of the article's.
+    pub cut_over_readers_posts: bool,
     /// End the written text at a publisher's legal notice outside the text's element
     /// (`legal_notices.rs`: "© 2004 Site", "All rights reserved"), or at the heading of a
     /// notice or contact box ("声明：", "ΕΠΙΚΟΙΝΩΝΙΑ", "Disclaimer"), when less evidence
@@ -150,6 +154,9 @@ impl Default for HeuristicConfig {
             // posts test (`article_edges::comments_between_posts`) Stack Overflow pages lost
             // up to 0.24 (WCXB forum 0.7885 → 0.7834).
             cut_at_comment_heading: true,
+            // Session 11 (`readers_posts.rs`): see ARCHITECTURE.md ("Readers' posts under a
+            // comment heading") for the figures.
+            cut_over_readers_posts: true,
             // Session 10 (`legal_notices.rs`), with the comment-heading cut on unheaded
             // pages: see ARCHITECTURE.md ("A legal notice ends the article") for the figures.
             // Also notices inside the text's element: daniel-dev +0.0002 more, but
@@ -439,6 +446,11 @@ pub(super) const TRACE_TEXT_CHARS: usize = 60;
 /// A post's byline (author and time: `~drwallu [2012-01-07 00:03]`) is a short line:
 /// at most this many words ([`super::dated_posts`]). Session 5, hand-set, not swept.
 pub(super) const BYLINE_MAX_WORDS: u32 = 12;
+
+/// Readers' posts under a comment heading are at least this many bylines
+/// ([`super::readers_posts`]): one dated line below a heading may be the article's
+/// source or update line. Session 11, hand-set, not swept.
+pub(super) const READERS_POSTS_MIN: usize = 2;
 
 /// A heading element with this many times `min_content_words` unlinked words, ending in
 /// a full stop, is a paragraph (a lead set as `<h4>`; [`super::features::is_prose_heading`]).
