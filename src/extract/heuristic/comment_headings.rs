@@ -229,7 +229,12 @@ pub(super) fn is_comment_heading(text: &str) -> bool {
     if words.len() == 1 && CJK_HEADINGS.contains(&words[0]) {
         return true;
     }
-    if words.len() > 1 && PHRASES.contains(&words.join(" ").as_str()) {
+    // Compared word by word: no copy of the line for each short block.
+    if words.len() > 1
+        && PHRASES
+            .iter()
+            .any(|p| p.split(' ').eq(words.iter().copied()))
+    {
         return true;
     }
     let rest = match words.as_slice() {

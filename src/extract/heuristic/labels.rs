@@ -458,7 +458,12 @@ pub(super) fn is_interface_line(text: &str) -> bool {
     };
     let words: Vec<&str> = cleaned.split_whitespace().collect();
     // An advertisement's label is one word; a script whose marks are no letters splits it.
-    if words.len() <= 2 && AD_SET.contains(&words.join(" ")) {
+    let ad = match words.as_slice() {
+        [word] => AD_SET.contains(*word),
+        [_, _] => AD_SET.contains(&words.join(" ")),
+        _ => false,
+    };
+    if ad {
         return true;
     }
     let is_name = |w: &&str| TEXT_SIZE_NAMES.iter().any(|n| w.contains(n));
