@@ -214,10 +214,11 @@ pub(super) fn is_comment_heading(text: &str) -> bool {
     if text.split_whitespace().nth(5).is_some() {
         return false;
     }
+    // Digits and the punctuation around a name (ASCII and full-width) are spaces.
     let cleaned: String = text
         .chars()
         .map(|c| {
-            if c.is_ascii_digit() || "()[]:*»>«<|-–—.!".contains(c) {
+            if c.is_ascii_digit() || "()[]:*»>«<|-–—.!（）：！【】".contains(c) {
                 ' '
             } else {
                 c
@@ -308,6 +309,7 @@ mod tests {
             "Skomentuj (0)",
             "Σχόλια",
             "发表评论",
+            "网友评论：",
         ] {
             assert!(is_comment_heading(line), "{line}");
         }
@@ -362,6 +364,8 @@ mod tests {
             "Kommentit",
             // Japanese, Korean, Arabic, Hindi
             "コメント",
+            "コメント（3）",
+            "【コメント】",
             "コメントを書く",
             "댓글",
             "댓글 쓰기",
