@@ -5,7 +5,9 @@
 //! and a few posts' words can outweigh the evidence tests of the tail cut. A line that is
 //! only such a phrase (with a count, a colon or an asterisk) ends the article
 //! ([`article_edges`](super::article_edges)); a longer line that mentions comments is
-//! prose ("Comments, ideas, improvements?"), and French "comment" is "how".
+//! prose ("Comments, ideas, improvements?"), and French "comment" is "how". Besides the
+//! corpora's languages the lists hold the widely used web languages beyond them (German
+//! to Hindi, grouped by language), whose sites write the same flat layouts.
 
 /// Leading words that ask for or count comments ("add", "your", "all", "selected"),
 /// grouped by language.

@@ -6,7 +6,8 @@
 //! the end are the page's interface, whatever their language.
 //!
 //! A line that is only the name of what pages put after their articles — "read also",
-//! "related stories", "share", "rate this article", in the languages of the corpora
+//! "related stories", "share", "rate this article", in the languages of the corpora and
+//! the widely used web languages beyond them
 //! ([`is_closing_label`]) — ends a headed article's text like a comment heading
 //! ([`article_edges`](super::article_edges)): what follows it is other stories' teasers,
 //! share buttons or widgets, whose few long lines the other tail tests keep.
