@@ -476,6 +476,33 @@ mod tests {
     }
 
     #[test]
+    fn comment_headings_of_other_languages_end_the_article() {
+        for heading in [
+            "Laisser un commentaire",
+            "Kommentare (2)",
+            "Deja un comentario",
+            "コメント",
+        ] {
+            let out = run(&with_comments(heading));
+            assert!(
+                out.text.contains("Source: the harbour office."),
+                "{heading}: {}",
+                out.text
+            );
+            assert!(
+                !out.text.contains("from my window"),
+                "{heading}: {}",
+                out.text
+            );
+        }
+        // An opinion column's name or a sentence about comments is no heading.
+        for line in ["Kommentar", "Les commentaires du ministre"] {
+            let out = run(&with_comments(line));
+            assert!(out.text.contains("from my window"), "{line}: {}", out.text);
+        }
+    }
+
+    #[test]
     fn a_comment_heading_ends_an_unheaded_article_too() {
         // The title names only the site and no line says the story's headline.
         let html = with_comments("Post a comment:")
@@ -519,6 +546,25 @@ mod tests {
         );
         assert!(!out.text.contains("Dock Street"), "{}", out.text);
         assert!(!out.text.contains("HARBOURNEWS"), "{}", out.text);
+    }
+
+    #[test]
+    fn legal_notices_of_other_languages_end_the_article() {
+        for notice in [
+            "Hafenbote Verlag, Kaistraße 4, Altstrand. Alle Rechte vorbehalten.",
+            "みなと新聞社 無断転載を禁じます。",
+            "Todos os direitos reservados. Rua do Porto 12, Porto Novo.",
+        ] {
+            let imprint = format!("<p>Redaktion: Telefon 36-40-09.<br>{notice}</p>");
+            let html = page("").replace("</div></td>", &format!("</div>{imprint}</td>"));
+            let out = run(&html);
+            assert!(
+                out.text.contains("Source: the harbour office."),
+                "{notice}: {}",
+                out.text
+            );
+            assert!(!out.text.contains("36-40-09"), "{notice}: {}", out.text);
+        }
     }
 
     #[test]

@@ -46,9 +46,17 @@ pub(super) fn block_value(b: &Block, in_boilerplate: bool, config: &HeuristicCon
 /// words ending in a full stop. A heading says what follows in a phrase; valued 0 as one,
 /// the lead was trimmed as chrome above the text.
 pub(super) fn is_prose_heading(b: &Block, config: &HeuristicConfig) -> bool {
-    let t = b.text.trim_end();
     (b.words - b.link_words) as f64 >= LEAD_HEADING_PARAGRAPHS * config.min_content_words as f64
-        && (t.ends_with('.') || t.ends_with('!') || t.ends_with('?'))
+        && ends_a_sentence(&b.text)
+}
+
+/// A sentence's end in the scripts of the web: `.`, `!`, `?`, the CJK full stop and
+/// full-width marks (`。`, `！`, `？`), Arabic `؟` and Urdu `۔`, Devanagari `।` and `॥`,
+/// Armenian `։`, Ethiopic `።`, Myanmar `။`, Thai has none.
+pub(super) fn ends_a_sentence(text: &str) -> bool {
+    text.trim_end().ends_with([
+        '.', '!', '?', '。', '！', '？', '؟', '۔', '।', '॥', '։', '።', '။',
+    ])
 }
 
 /// Whether a block's text ends with an ellipsis: a snippet cut off to fit a teaser.
@@ -60,6 +68,23 @@ pub(super) fn is_truncated(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
+    use super::ends_a_sentence;
+
+    #[test]
+    fn sentence_ends_of_other_scripts_are_known() {
+        for t in [
+            "Fin.",
+            "終わりです。",
+            "هل هذا صحيح؟",
+            "यह अंत है।",
+            "Սա վերջն է։",
+        ] {
+            assert!(ends_a_sentence(t), "{t}");
+        }
+        for t in ["関連記事", "Ein Titel", "A list:"] {
+            assert!(!ends_a_sentence(t), "{t}");
+        }
+    }
 
     #[test]
     fn a_lead_set_as_a_heading_is_text_and_a_short_heading_is_not() {

@@ -10,19 +10,47 @@
 //! the box's first block. A photo credit ("© Tate, London 2011" inside a caption's prose)
 //! is a long line, and a bare "©" beside a name without a year is a credit too.
 
-/// Phrases that reserve a publisher's rights, lower-cased.
+/// Phrases that reserve a publisher's rights, lower-cased (Turkish also with the `i` that
+/// lower-casing a capital `I` gives), grouped by language.
 const RESERVED: &[&str] = &[
     "all rights reserved",
+    // Russian, Ukrainian, Polish, Czech, Slovak
     "все права защищены",
     "всі права захищені",
+    "усі права захищені",
     "wszelkie prawa zastrzeżone",
+    "všechna práva vyhrazena",
+    "všetky práva vyhradené",
+    // Greek, Chinese, Japanese, Korean
     "παντός δικαιώματος",
     "版权所有",
     "版權所有",
+    "無断転載を禁じます",
+    "無断転載禁止",
+    "무단 전재",
+    "무단전재",
+    // French, German, Dutch, Spanish, Catalan, Italian, Portuguese, Romanian
     "tous droits réservés",
     "alle rechte vorbehalten",
+    "alle rechten voorbehouden",
     "todos los derechos reservados",
+    "tots els drets reservats",
     "tutti i diritti riservati",
+    "riproduzione riservata",
+    "todos os direitos reservados",
+    "toate drepturile rezervate",
+    // Swedish, Danish, Norwegian, Hungarian, Turkish
+    "alla rättigheter förbehållna",
+    "alle rettigheder forbeholdes",
+    "alle rettigheter reservert",
+    "minden jog fenntartva",
+    "tüm hakları saklıdır",
+    "tüm haklari saklidir",
+    "her hakkı saklıdır",
+    "her hakki saklidir",
+    // Arabic, Hindi
+    "جميع الحقوق محفوظة",
+    "सर्वाधिकार सुरक्षित",
 ];
 
 /// A notice line holds at most this many words: a copyright sign in a longer line is a
@@ -45,7 +73,8 @@ pub(super) fn is_legal_notice_line(line: &str) -> bool {
 
 /// What names a publisher's notice or contact box as a heading of its own, lower-cased:
 /// "声明：" over the site's reprint disclaimer and its telephones, "ΕΠΙΚΟΙΝΩΝΙΑ" over the
-/// addresses for back issues and advertising, "Disclaimer", "Contact us".
+/// addresses for back issues and advertising, "Disclaimer", "Contact us", "Impressum",
+/// "Mentions légales", "Contatti", "お問い合わせ".
 const NOTICE_HEADINGS: &[&str] = &[
     "声明",
     "聲明",
@@ -63,6 +92,37 @@ const NOTICE_HEADINGS: &[&str] = &[
     "disclaimer",
     "legal notice",
     "contact us",
+    // German, Dutch, French, Spanish, Italian, Portuguese (a bare "Contact" is an English
+    // page's section too)
+    "impressum",
+    "haftungsausschluss",
+    "colofon",
+    "mentions légales",
+    "contactez-nous",
+    "nous contacter",
+    "aviso legal",
+    "contacto",
+    "contáctenos",
+    "contatti",
+    "note legali",
+    "contato",
+    "fale conosco",
+    // Ukrainian, Czech, Slovak, Turkish, Scandinavian, Hungarian
+    "контакти",
+    "kontakty",
+    "iletişim",
+    "kontakta oss",
+    "kontakt oss",
+    "kontakt os",
+    "impresszum",
+    "kapcsolat",
+    // Japanese, Korean, Arabic, Hindi
+    "お問い合わせ",
+    "免責事項",
+    "연락처",
+    "اتصل بنا",
+    "संपर्क",
+    "संपर्क करें",
 ];
 
 /// Whether a line is only the heading of a notice or contact box (a colon allowed). A
@@ -131,6 +191,52 @@ mod tests {
             "免责声明：本文仅代表作者个人观点，与本网无关。",
             "Contact us for a free quote today",
             "Disclaimers and warranties",
+        ] {
+            assert!(!is_notice_heading(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn notices_of_other_languages_are_known() {
+        for line in [
+            "© 2012 Hafenzeitung GmbH. Alle Rechte vorbehalten.",
+            "Tous droits réservés - Le Journal du Port",
+            "Todos os direitos reservados",
+            "Riproduzione riservata",
+            "Alle rechten voorbehouden.",
+            "Všechna práva vyhrazena.",
+            "Усі права захищені",
+            "TÜM HAKLARI SAKLIDIR",
+            "Her hakkı saklıdır.",
+            "Alla rättigheter förbehållna",
+            "Minden jog fenntartva.",
+            "Toate drepturile rezervate.",
+            "無断転載を禁じます。",
+            "무단 전재 및 재배포 금지",
+            "جميع الحقوق محفوظة",
+            "सर्वाधिकार सुरक्षित",
+        ] {
+            assert!(is_legal_notice_line(line), "{line}");
+        }
+        for line in [
+            "Die Rechte der Mieter wurden gestärkt",
+            "Les droits des salariés sont réservés aux syndiqués",
+        ] {
+            assert!(!is_legal_notice_line(line), "{line}");
+        }
+        for line in [
+            "Impressum",
+            "Mentions légales",
+            "Contatti:",
+            "お問い合わせ",
+            "Kapcsolat",
+        ] {
+            assert!(is_notice_heading(line), "{line}");
+        }
+        for line in [
+            "Impressum und Datenschutz der Stadtwerke",
+            "Contact",
+            "Contactos de prensa",
         ] {
             assert!(!is_notice_heading(line), "{line}");
         }

@@ -112,9 +112,12 @@ enum Tok {
     Month(u32),
     /// `st`, `nd`, `rd`, `th` (after a day: `9th`).
     Ordinal,
+    /// Spanish, Portuguese, Catalan `de`, `del` between a day, its month and its year
+    /// (`5 de marzo de 2012`).
+    Of,
     /// Another word.
     Word,
-    /// 年, 月, 日 / 号 (CJK date markers).
+    /// 年, 月, 日 / 号 (CJK date markers; Korean 년, 월, 일 are read as them).
     Cjk(char),
     /// A separator character that may sit inside a date.
     Sep(char),
@@ -151,8 +154,14 @@ fn tokenize(text: &str) -> Vec<Tok> {
             // "Nov." keeps its period as a separator token; month_of ignores it.
             let tok = match month_of(&w) {
                 Some(m) => Tok::Month(m),
-                None if matches!(w.as_str(), "st" | "nd" | "rd" | "th") => Tok::Ordinal,
-                None => Tok::Word,
+                None => match w.as_str() {
+                    "st" | "nd" | "rd" | "th" => Tok::Ordinal,
+                    "de" | "del" => Tok::Of,
+                    "년" => Tok::Cjk('年'),
+                    "월" => Tok::Cjk('月'),
+                    "일" => Tok::Cjk('日'),
+                    _ => Tok::Word,
+                },
             };
             toks.push(tok);
         } else if c.is_whitespace() {
@@ -217,6 +226,13 @@ fn date_at(toks: &[Tok], i: usize, day_first: bool) -> Option<NaiveDate> {
             matches!(t(5), Some(Tok::Cjk('日' | '号'))).then_some(())?;
             ymd(*y, m, d)
         }
+        // Hungarian 2011. november 9.
+        Tok::Num(y, 4) if sep(t(1), &['.']) && matches!(t(2), Some(Tok::Month(_))) => {
+            let Some(&Tok::Month(m)) = t(2) else {
+                return None;
+            };
+            ymd(*y, m, day(t(3))?)
+        }
         // 2011-11-09, 2011/11/09, 2011.11.09
         Tok::Num(y, 4) => {
             let s = match t(1)? {
@@ -228,7 +244,8 @@ fn date_at(toks: &[Tok], i: usize, day_first: bool) -> Option<NaiveDate> {
             let d = day(t(4))?;
             ymd(*y, m, d)
         }
-        // 09.11.2011, 11/09/2011, 9-11-2011; 9 November 2011, 9. listopada 2011, 9th Nov 2011
+        // 09.11.2011, 11/09/2011, 9-11-2011; 9 November 2011, 9. listopada 2011, 9th Nov 2011,
+        // 9 de noviembre de 2011
         Tok::Num(a, 1 | 2) => {
             let a = *a;
             if let (Some(&Tok::Sep(s)), Some(&Tok::Num(b, 1 | 2))) = (t(1), t(2)) {
@@ -247,14 +264,14 @@ fn date_at(toks: &[Tok], i: usize, day_first: bool) -> Option<NaiveDate> {
                 }
             }
             let mut k = 1 + skip_ordinal(1);
-            if sep(t(k), &['.']) {
+            if sep(t(k), &['.']) || t(k) == Some(&Tok::Of) {
                 k += 1;
             }
             let Some(&Tok::Month(m)) = t(k) else {
                 return None;
             };
             k += 1;
-            if sep(t(k), &['.', ',']) {
+            if sep(t(k), &['.', ',']) || t(k) == Some(&Tok::Of) {
                 k += 1;
             }
             let y = year(t(k))?;
@@ -369,6 +386,22 @@ mod tests {
             ("Updated 14:00, 09.11.2011", "2011-11-09"),
             ("2011-11-09 08:00", "2011-11-09"),
             ("2011/11/09", "2011-11-09"),
+            // German, French, Spanish, Portuguese, Italian, Dutch, Czech, Ukrainian,
+            // Turkish, Swedish, Romanian, Hungarian, Korean
+            ("Veröffentlicht am 9. November 2011", "2011-11-09"),
+            ("Publié le 3 mars 2012 à 10h", "2012-03-03"),
+            ("Publicado el 5 de marzo de 2012", "2012-03-05"),
+            ("Atualizado em 5 de março de 2012", "2012-03-05"),
+            ("12 maggio 2012", "2012-05-12"),
+            ("3 maart 2012", "2012-03-03"),
+            ("5. března 2012", "2012-03-05"),
+            ("5 березня 2012 р.", "2012-03-05"),
+            ("5 MAYIS 2012", "2012-05-05"),
+            ("5 Nisan 2012", "2012-04-05"),
+            ("5 augusti 2012", "2012-08-05"),
+            ("5 septembrie 2012", "2012-09-05"),
+            ("2012. március 5.", "2012-03-05"),
+            ("2012년 3월 5일", "2012-03-05"),
         ];
         for (text, want) in cases {
             assert_eq!(find_in_text(text, true), Some(d(want)), "{text}");
@@ -384,6 +417,8 @@ mod tests {
             "9 May 1945",
             "page 12 of 2011",
             "v1.2.3",
+            "5 de los 2012 votos",
+            "In 2012, May 5 people",
         ] {
             assert_eq!(find_in_text(text, true), None, "{text}");
         }

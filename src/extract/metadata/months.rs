@@ -1,9 +1,16 @@
 //! Month names of the languages thresher's corpora are written in (English, Russian,
-//! Greek, Polish; Chinese writes months as numbers with 月), every declined form and the
-//! usual abbreviations. A word is compared whole after lower-casing, dropping a final
+//! Greek, Polish; Chinese writes months as numbers with 月) and of the widely used web
+//! languages beyond them (German, French, Spanish, Catalan, Italian, Portuguese, Dutch,
+//! Swedish, Norwegian, Danish, Romanian, Hungarian, Czech, Slovak, Ukrainian, Turkish;
+//! Japanese and Korean write numbers with 月/월), every declined form and the usual
+//! abbreviations (not those that are common words of another: French "des", Romanian
+//! "noi", the name "Ian"). A word is compared whole after lower-casing, dropping a final
 //! period and Greek accents, so `Νοεμβρίου`, `ноября`, `listopada` and `Nov.` are all 11.
 //! Written out as a table because no crate covers these declensions (chrono parses only
 //! English names).
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 /// (form, month). Forms are lower-case, Greek without accents and with final `ς`.
 const MONTHS: &[(&str, u32)] = &[
@@ -169,13 +176,224 @@ const MONTHS: &[(&str, u32)] = &[
     ("grudzień", 12),
     ("grudnia", 12),
     ("gru", 12),
+    // German
+    ("januar", 1),
+    ("jänner", 1),
+    ("februar", 2),
+    ("feber", 2),
+    ("märz", 3),
+    ("mär", 3),
+    ("mrz", 3),
+    ("mai", 5),
+    ("juni", 6),
+    ("juli", 7),
+    ("oktober", 10),
+    ("okt", 10),
+    ("dezember", 12),
+    ("dez", 12),
+    // French
+    ("janvier", 1),
+    ("janv", 1),
+    ("février", 2),
+    ("févr", 2),
+    ("fév", 2),
+    ("mars", 3),
+    ("avril", 4),
+    ("avr", 4),
+    ("juin", 6),
+    ("juillet", 7),
+    ("juil", 7),
+    ("août", 8),
+    ("septembre", 9),
+    ("octobre", 10),
+    ("novembre", 11),
+    ("décembre", 12),
+    ("déc", 12),
+    // Spanish
+    ("enero", 1),
+    ("ene", 1),
+    ("febrero", 2),
+    ("marzo", 3),
+    ("abril", 4),
+    ("abr", 4),
+    ("mayo", 5),
+    ("junio", 6),
+    ("julio", 7),
+    ("agosto", 8),
+    ("ago", 8),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("octubre", 10),
+    ("noviembre", 11),
+    ("diciembre", 12),
+    ("dic", 12),
+    // Catalan
+    ("gener", 1),
+    ("febrer", 2),
+    ("març", 3),
+    ("maig", 5),
+    ("juny", 6),
+    ("juliol", 7),
+    ("agost", 8),
+    ("setembre", 9),
+    ("desembre", 12),
+    // Italian
+    ("gennaio", 1),
+    ("gen", 1),
+    ("febbraio", 2),
+    ("aprile", 4),
+    ("maggio", 5),
+    ("mag", 5),
+    ("giugno", 6),
+    ("giu", 6),
+    ("luglio", 7),
+    ("lug", 7),
+    ("settembre", 9),
+    ("ottobre", 10),
+    ("ott", 10),
+    ("dicembre", 12),
+    // Portuguese
+    ("janeiro", 1),
+    ("fevereiro", 2),
+    ("fev", 2),
+    ("março", 3),
+    ("maio", 5),
+    ("junho", 6),
+    ("julho", 7),
+    ("setembro", 9),
+    ("outubro", 10),
+    ("novembro", 11),
+    ("dezembro", 12),
+    // Dutch
+    ("januari", 1),
+    ("februari", 2),
+    ("maart", 3),
+    ("mrt", 3),
+    ("mei", 5),
+    ("augustus", 8),
+    // Swedish, Norwegian, Danish
+    ("marts", 3),
+    ("augusti", 8),
+    ("desember", 12),
+    // Romanian
+    ("ianuarie", 1),
+    ("februarie", 2),
+    ("martie", 3),
+    ("aprilie", 4),
+    ("iunie", 6),
+    ("iun", 6),
+    ("iulie", 7),
+    ("iul", 7),
+    ("septembrie", 9),
+    ("octombrie", 10),
+    ("noiembrie", 11),
+    ("decembrie", 12),
+    // Hungarian
+    ("január", 1),
+    ("február", 2),
+    ("febr", 2),
+    ("március", 3),
+    ("márc", 3),
+    ("április", 4),
+    ("ápr", 4),
+    ("május", 5),
+    ("máj", 5),
+    ("június", 6),
+    ("jún", 6),
+    ("július", 7),
+    ("júl", 7),
+    ("augusztus", 8),
+    ("szeptember", 9),
+    ("szept", 9),
+    ("október", 10),
+    // Czech (nominative, genitive)
+    ("leden", 1),
+    ("ledna", 1),
+    ("únor", 2),
+    ("února", 2),
+    ("březen", 3),
+    ("března", 3),
+    ("duben", 4),
+    ("dubna", 4),
+    ("květen", 5),
+    ("května", 5),
+    ("červen", 6),
+    ("června", 6),
+    ("červenec", 7),
+    ("července", 7),
+    ("srpen", 8),
+    ("srpna", 8),
+    ("září", 9),
+    ("říjen", 10),
+    ("října", 10),
+    ("listopadu", 11),
+    ("prosinec", 12),
+    ("prosince", 12),
+    // Slovak (nominative, genitive)
+    ("januára", 1),
+    ("februára", 2),
+    ("marec", 3),
+    ("apríl", 4),
+    ("apríla", 4),
+    ("mája", 5),
+    ("júna", 6),
+    ("júla", 7),
+    ("augusta", 8),
+    ("septembra", 9),
+    ("októbra", 10),
+    ("novembra", 11),
+    ("decembra", 12),
+    // Ukrainian (nominative, genitive)
+    ("січень", 1),
+    ("січня", 1),
+    ("лютий", 2),
+    ("лютого", 2),
+    ("березень", 3),
+    ("березня", 3),
+    ("квітень", 4),
+    ("квітня", 4),
+    ("травень", 5),
+    ("травня", 5),
+    ("червень", 6),
+    ("червня", 6),
+    ("липень", 7),
+    ("липня", 7),
+    ("серпень", 8),
+    ("серпня", 8),
+    ("вересень", 9),
+    ("вересня", 9),
+    ("жовтень", 10),
+    ("жовтня", 10),
+    ("листопад", 11),
+    ("листопада", 11),
+    ("грудень", 12),
+    ("грудня", 12),
+    // Turkish (also with the `i` that lower-casing a capital `I` gives)
+    ("ocak", 1),
+    ("şubat", 2),
+    ("mart", 3),
+    ("nisan", 4),
+    ("mayıs", 5),
+    ("mayis", 5),
+    ("haziran", 6),
+    ("temmuz", 7),
+    ("ağustos", 8),
+    ("eylül", 9),
+    ("ekim", 10),
+    ("kasım", 11),
+    ("kasim", 11),
+    ("aralık", 12),
+    ("aralik", 12),
 ];
 
-/// Lower-case, Greek accents and diaeresis removed, final period dropped.
+/// Lower-case, Greek accents and diaeresis removed, final period dropped (and the dot
+/// that lower-casing Turkish `İ` adds).
 pub fn fold(word: &str) -> String {
     word.trim_end_matches('.')
         .chars()
         .flat_map(char::to_lowercase)
+        // Turkish `İ` lower-cases to `i` and a combining dot.
+        .filter(|&c| c != '\u{307}')
         .map(|c| match c {
             'ά' => 'α',
             'έ' => 'ε',
@@ -189,18 +407,31 @@ pub fn fold(word: &str) -> String {
         .collect()
 }
 
+/// [`MONTHS`] by form, built once: a date reader asks for every word it reads.
+static BY_FORM: LazyLock<HashMap<&'static str, u32>> =
+    LazyLock::new(|| MONTHS.iter().copied().collect());
+
 /// The month a word names, if any.
 pub fn month_of(word: &str) -> Option<u32> {
     if word.len() < 3 {
         return None;
     }
-    let w = fold(word);
-    MONTHS.iter().find(|(form, _)| *form == w).map(|&(_, m)| m)
+    BY_FORM.get(fold(word).as_str()).copied()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::month_of;
+    use super::{month_of, MONTHS};
+
+    #[test]
+    fn each_form_names_one_month() {
+        for (i, (form, m)) in MONTHS.iter().enumerate() {
+            assert!(
+                MONTHS[..i].iter().all(|(f, n)| f != form || n == m),
+                "{form}"
+            );
+        }
+    }
 
     #[test]
     fn declined_forms_and_abbreviations() {
@@ -216,10 +447,18 @@ mod tests {
             ("Nov.", 11),
             ("September", 9),
             ("янв.", 1),
+            ("März", 3),
+            ("décembre", 12),
+            ("NİSAN", 4),
+            ("KASIM", 11),
+            ("listopadu", 11),
+            ("жовтня", 10),
         ] {
             assert_eq!(month_of(w), Some(m), "{w}");
         }
-        for w in ["market", "mayor", "sieć", "ma", "lista"] {
+        for w in [
+            "market", "mayor", "sieć", "ma", "lista", "des", "Ian", "noi",
+        ] {
             assert_eq!(month_of(w), None, "{w}");
         }
     }

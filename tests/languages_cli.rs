@@ -1,0 +1,49 @@
+//! `thresher extract` on hand-written pages in languages the development corpora do not
+//! hold (fixtures/languages: German, Japanese), in a flat layout where only the
+//! line-level phrase lists tell the article from what follows it: the photo credit, the
+//! advertisement's label, the comment section, the "related articles" box and the
+//! publisher's imprint are dropped, the article's paragraphs kept, and the byline's date
+//! written with a month name or with 年月日 is read.
+
+mod common;
+use common::*;
+
+#[test]
+fn phrase_lists_of_other_languages_drop_what_follows_the_article() {
+    let dir = fixtures().join("languages");
+    let out = run(&["extract", "--no-infholder", dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = stdout_jsonl(&out);
+    let expect = jsonl(&dir.join("expect.jsonl"));
+    assert_eq!(records.len(), expect.len());
+    let mut failures = Vec::new();
+    for e in &expect {
+        let name = e["path"].as_str().unwrap();
+        let rec = records
+            .iter()
+            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
+            .unwrap_or_else(|| panic!("{name}: no record"));
+        let text = rec["text"].as_str().unwrap_or("");
+        for s in e["must_contain"].as_array().unwrap() {
+            if !text.contains(s.as_str().unwrap()) {
+                failures.push(format!("{name}: missing {s}\n  got: {text}"));
+            }
+        }
+        for s in e["must_not_contain"].as_array().unwrap() {
+            if text.contains(s.as_str().unwrap()) {
+                failures.push(format!("{name}: leaked {s}\n  got: {text}"));
+            }
+        }
+        if rec["published"] != e["published"] {
+            failures.push(format!(
+                "{name}: published {}, written {}",
+                rec["published"], e["published"]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
