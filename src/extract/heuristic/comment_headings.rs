@@ -49,6 +49,9 @@ const LEAD_WORDS: &[&str] = &[
     "submit",
     "reader",
     "readers'",
+    "reader's",
+    "latest",
+    "recent",
     "your",
     // German, Dutch, Swedish, Norwegian, Danish
     "ihr",
@@ -210,6 +213,22 @@ const CJK_HEADINGS: &[&str] = &[
 
 /// Whether a line is only the heading of a comment section or form.
 pub(super) fn is_comment_heading(text: &str) -> bool {
+    // "Reader's Comments | Post a comment": a bar between two names of the section (a
+    // part without letters, a count, goes with its name as before).
+    if text.contains('|') {
+        let named: Vec<&str> = text
+            .split('|')
+            .filter(|part| part.chars().any(char::is_alphabetic))
+            .collect();
+        if named.len() > 1 {
+            return named.iter().all(|part| is_heading_part(part));
+        }
+    }
+    is_heading_part(text)
+}
+
+/// Whether one line, or one part of a barred line, is only a comment section's name.
+fn is_heading_part(text: &str) -> bool {
     // A heading is at most five words (two leads and three of the name), and cleaning only
     // splits words: a longer line is no heading, told without the copy (this test runs on
     // every block after the article's start: 4.6 % of extraction's instructions before).
@@ -312,6 +331,9 @@ mod tests {
             "Σχόλια",
             "发表评论",
             "网友评论：",
+            "Reader's Comments | Post a comment",
+            "Latest Comments",
+            "Comments | 3",
         ] {
             assert!(is_comment_heading(line), "{line}");
         }
@@ -326,6 +348,8 @@ mod tests {
             ">>> comments = r.json()",
             "Комментарии экспертов разошлись в оценке реформы",
             "The minister declined to comment",
+            "Comments | Sport | Weather",
+            "Latest news",
         ] {
             assert!(!is_comment_heading(line), "{line}");
         }
