@@ -36,71 +36,71 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
             continue;
         }
         // Tag names are short: lower-case into a stack buffer (a longer one is a custom
-        // element, counted like any other).
+        // element, counted like any other), compared as bytes (the name is ASCII).
         let mut buf = [0u8; 16];
-        let name: &str = if name_len <= buf.len() {
+        let name: &[u8] = if name_len <= buf.len() {
             for (d, s) in buf
                 .iter_mut()
                 .zip(&bytes[name_start..name_start + name_len])
             {
                 *d = s.to_ascii_lowercase();
             }
-            std::str::from_utf8(&buf[..name_len]).unwrap_or("-")
+            &buf[..name_len]
         } else {
-            "-"
+            b"-"
         };
         if !closing
             && matches!(
                 name,
-                "script"
-                    | "style"
-                    | "textarea"
-                    | "title"
-                    | "xmp"
-                    | "noembed"
-                    | "noframes"
-                    | "iframe"
+                b"script"
+                    | b"style"
+                    | b"textarea"
+                    | b"title"
+                    | b"xmp"
+                    | b"noembed"
+                    | b"noframes"
+                    | b"iframe"
             )
         {
             // Raw text: skip to the matching end tag (case-insensitive, no copying).
-            pos = find_end_tag(bytes, end, name.as_bytes()).unwrap_or(bytes.len());
+            pos = find_end_tag(bytes, end, name).unwrap_or(bytes.len());
             continue;
         }
         let counted = !bytes[end - 2..end].starts_with(b"/")
             && !matches!(
                 name,
-                "p" | "li"
-                    | "dt"
-                    | "dd"
-                    | "tr"
-                    | "td"
-                    | "th"
-                    | "option"
-                    | "optgroup"
-                    | "thead"
-                    | "tbody"
-                    | "tfoot"
-                    | "colgroup"
-                    | "caption"
-                    | "rp"
-                    | "rt"
-                    | "html"
-                    | "head"
-                    | "body"
-                    | "br"
-                    | "img"
-                    | "input"
-                    | "meta"
-                    | "link"
-                    | "hr"
-                    | "area"
-                    | "base"
-                    | "col"
-                    | "embed"
-                    | "param"
-                    | "source"
-                    | "track"
-                    | "wbr"
+                b"p" | b"li"
+                    | b"dt"
+                    | b"dd"
+                    | b"tr"
+                    | b"td"
+                    | b"th"
+                    | b"option"
+                    | b"optgroup"
+                    | b"thead"
+                    | b"tbody"
+                    | b"tfoot"
+                    | b"colgroup"
+                    | b"caption"
+                    | b"rp"
+                    | b"rt"
+                    | b"html"
+                    | b"head"
+                    | b"body"
+                    | b"br"
+                    | b"img"
+                    | b"input"
+                    | b"meta"
+                    | b"link"
+                    | b"hr"
+                    | b"area"
+                    | b"base"
+                    | b"col"
+                    | b"embed"
+                    | b"param"
+                    | b"source"
+                    | b"track"
+                    | b"wbr"
             );
         if !counted {
             continue;

@@ -22,7 +22,27 @@ impl Builder {
         let mut in_word = false;
         // Letters so far in the current run of one unspaced script.
         let mut unspaced_run = 0u32;
-        for c in s.chars() {
+        let mut rest = s;
+        while let Some(c) = rest.chars().next() {
+            // Runs of ASCII are taken whole, with the outcome of the character-by-character
+            // loop below (which is what the rest of the text goes through): most text is
+            // ASCII, and that loop was the walk's largest cost.
+            let run = ascii_run(rest.as_bytes(), self.pre_depth == 0);
+            if run > 0 {
+                if c.is_whitespace() {
+                    // Spaces outside `<pre>`: one pending space, as for each of them below.
+                    in_word = false;
+                    if !self.text.is_empty() && !self.text.ends_with('\n') {
+                        self.space_pending = true;
+                    }
+                } else {
+                    self.push_ascii_word_run(&rest[..run], in_link, &mut in_word);
+                    unspaced_run = 0;
+                }
+                rest = &rest[run..];
+                continue;
+            }
+            rest = &rest[c.len_utf8()..];
             if c.is_whitespace() {
                 in_word = false;
                 if self.pre_depth > 0 && c == '\n' {
@@ -55,9 +75,33 @@ impl Builder {
         }
     }
 
+    /// Append a run of ASCII characters without whitespace ([`ascii_run`]) as the loop of
+    /// [`Builder::push_text`] would, character by character: a pending space first, then
+    /// a word at each letter or digit that follows none.
+    fn push_ascii_word_run(&mut self, run: &str, in_link: bool, in_word: &mut bool) {
+        if self.space_pending {
+            self.text.push(' ');
+            self.space_pending = false;
+        }
+        let at = self.text.len();
+        self.text.push_str(run);
+        for (k, b) in run.bytes().enumerate() {
+            let word_char = b.is_ascii_alphanumeric();
+            if word_char && !*in_word {
+                self.count_word_at(in_link, at + k);
+            }
+            *in_word = word_char;
+        }
+    }
+
     /// Count one word of the block being built, linked or not (its first character
     /// `c` was just pushed).
     fn count_word(&mut self, in_link: bool, c: char) {
+        self.count_word_at(in_link, self.text.len() - c.len_utf8());
+    }
+
+    /// Count one word of the block being built that starts at byte `at` of its text.
+    fn count_word_at(&mut self, in_link: bool, at: usize) {
         self.words += 1;
         if in_link {
             self.link_words += 1;
@@ -66,7 +110,7 @@ impl Builder {
             }
         } else if !self.unlinked_seen {
             self.unlinked_seen = true;
-            self.first_unlinked = (self.text.len() - c.len_utf8()) as u32;
+            self.first_unlinked = at as u32;
         }
     }
 
@@ -112,6 +156,26 @@ impl Builder {
         self.unlinked_seen = false;
         self.first_unlinked = 0;
     }
+}
+
+/// Length of the run at the start of `bytes` of ASCII characters of one class: all
+/// whitespace (as `char::is_whitespace` has it: tab to carriage return and space), taken
+/// only when `spaces` (outside `<pre>`, where newlines are kept one by one), or all
+/// other ASCII. 0 when `bytes` starts with a non-ASCII character or a whitespace one
+/// that is not taken.
+fn ascii_run(bytes: &[u8], spaces: bool) -> usize {
+    let is_space = |b: u8| matches!(b, b' ' | b'\t'..=b'\r');
+    let Some(&first) = bytes.first() else {
+        return 0;
+    };
+    if !first.is_ascii() || (is_space(first) && !spaces) {
+        return 0;
+    }
+    let space = is_space(first);
+    bytes
+        .iter()
+        .position(|&b| !b.is_ascii() || is_space(b) != space)
+        .unwrap_or(bytes.len())
 }
 
 /// Non-whitespace text bytes below a node, outside scripts, styles and templates.
