@@ -9,6 +9,12 @@
 /// elements are not counted. Pages that stay within `max` are returned as they are.
 pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
     let bytes = html.as_bytes();
+    if opening_tags_bound(bytes) <= max {
+        // Nesting deeper than `max` takes more than `max` opening tags: this count (one
+        // pass of `memchr`) clears most pages (all of ScrapingHub's) without the
+        // tag-by-tag scan below, which was 3 % of extraction's time there.
+        return std::borrow::Cow::Borrowed(html);
+    }
     let mut out: Option<String> = None;
     let mut copied = 0; // bytes of `html` already handled when rewriting
     let mut depth = 0usize;
@@ -135,6 +141,14 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// An upper bound on the number of opening tags in `bytes`: every `<` not followed by
+/// `/` (a comment, a `<` in a script or in text counts too).
+fn opening_tags_bound(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'<', bytes)
+        .filter(|&i| bytes.get(i + 1) != Some(&b'/'))
+        .count()
+}
+
 /// Position of the first `</name` (ASCII case-insensitive) at or after `from`.
 fn find_end_tag(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     let mut at = from;
@@ -171,6 +185,21 @@ mod tests {
             limit_nesting(with_optional, 1),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn opening_tags_are_bounded_by_the_brackets_before_a_name() {
+        assert_eq!(opening_tags_bound(b""), 0);
+        assert_eq!(opening_tags_bound(b"<"), 1);
+        assert_eq!(opening_tags_bound(b"<p>a</p><!-- c --><br/>x<y"), 4);
+        // At the bound the scan is skipped, and the page is returned as it is.
+        let html = "<div><div></div></div>";
+        assert_eq!(opening_tags_bound(html.as_bytes()), 2);
+        assert!(matches!(
+            limit_nesting(html, 2),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(limit_nesting(html, 1), "<div></div>");
     }
 
     #[test]
