@@ -14,14 +14,16 @@ pub(super) fn attr_value<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> O
 ///
 /// [`Element::id_class`]: super::Element::id_class
 pub(super) fn id_class<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> String {
-    let mut id_class = String::new();
-    for n in ["id", "class"] {
-        if let Some(v) = attr(n) {
-            if !id_class.is_empty() {
-                id_class.push(' ');
-            }
-            push_lowercase(&mut id_class, v);
+    // Sized for ASCII values, so that the element's boxed copy needs no reallocation.
+    let (id, class) = (attr("id"), attr("class"));
+    let both = usize::from(id.is_some() && class.is_some());
+    let mut id_class =
+        String::with_capacity(id.map_or(0, str::len) + both + class.map_or(0, str::len));
+    for v in [id, class].into_iter().flatten() {
+        if !id_class.is_empty() {
+            id_class.push(' ');
         }
+        push_lowercase(&mut id_class, v);
     }
     id_class
 }

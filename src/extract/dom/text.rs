@@ -121,8 +121,9 @@ impl Builder {
             self.text.clear();
             return;
         }
-        let text = std::mem::take(&mut self.text);
-        let text = text.trim_end_matches(['\n', ' ']).to_string();
+        // Copied out at its size; the buffer keeps its capacity for the next block.
+        let text = self.text.trim_end_matches(['\n', ' ']).to_string();
+        self.text.clear();
         let elem = if self.current == NO_ELEM {
             0
         } else {

@@ -85,6 +85,11 @@ pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
         .iter()
         .map(|e| {
             element_mark(&e.tag, &e.role, marks).unwrap_or_else(|| {
+                if e.id_class.is_empty() {
+                    // No name, no mark (most elements), and no lookup: the lookups
+                    // were a tenth of the heuristic's time on ScrapingHub.
+                    return Mark::None;
+                }
                 *by_name
                     .entry(&e.id_class[..])
                     .or_insert_with(|| vocab_mark(&e.id_class, config, marks))
@@ -112,9 +117,10 @@ pub(super) fn nearest_marks<'a>(
     // list or menu repeat their names).
     let mut overlay: HashMap<&str, bool> = HashMap::new();
     let mut is_overlay = |id_class: &'a str| {
-        *overlay
-            .entry(id_class)
-            .or_insert_with(|| vocab::is_overlay_name(id_class))
+        !id_class.is_empty()
+            && *overlay
+                .entry(id_class)
+                .or_insert_with(|| vocab::is_overlay_name(id_class))
     };
     for (i, e) in page.elements.iter().enumerate() {
         let own = match own_marks[i] {
