@@ -27,18 +27,19 @@ impl Builder {
             // Runs of ASCII are taken whole, with the outcome of the character-by-character
             // loop below (which is what the rest of the text goes through): most text is
             // ASCII, and that loop was the walk's largest cost.
-            let run = ascii_run(rest.as_bytes(), self.pre_depth == 0);
-            if run > 0 {
-                if c.is_whitespace() {
-                    // Spaces outside `<pre>`: one pending space, as for each of them below.
-                    in_word = false;
-                    if !self.text.is_empty() && !self.text.ends_with('\n') {
-                        self.space_pending = true;
-                    }
-                } else {
-                    self.push_ascii_word_run(&rest[..run], in_link, &mut in_word);
-                    unspaced_run = 0;
+            if c.is_ascii() && !is_ascii_space(c as u8) {
+                let run = self.push_ascii_word_run(rest, in_link, &mut in_word);
+                unspaced_run = 0;
+                rest = &rest[run..];
+                continue;
+            }
+            if c.is_ascii() && self.pre_depth == 0 {
+                // Spaces outside `<pre>`: one pending space, as for each of them below.
+                in_word = false;
+                if !self.text.is_empty() && !self.text.ends_with('\n') {
+                    self.space_pending = true;
                 }
+                let run = rest.bytes().take_while(|&b| is_ascii_space(b)).count();
                 rest = &rest[run..];
                 continue;
             }
@@ -75,23 +76,30 @@ impl Builder {
         }
     }
 
-    /// Append a run of ASCII characters without whitespace ([`ascii_run`]) as the loop of
-    /// [`Builder::push_text`] would, character by character: a pending space first, then
-    /// a word at each letter or digit that follows none.
-    fn push_ascii_word_run(&mut self, run: &str, in_link: bool, in_word: &mut bool) {
+    /// Append the run of ASCII characters other than whitespace at the start of `rest`
+    /// as the loop of [`Builder::push_text`] would, character by character: a pending
+    /// space first, then a word at each letter or digit that follows none. Returns the
+    /// run's length.
+    fn push_ascii_word_run(&mut self, rest: &str, in_link: bool, in_word: &mut bool) -> usize {
         if self.space_pending {
             self.text.push(' ');
             self.space_pending = false;
         }
         let at = self.text.len();
-        self.text.push_str(run);
-        for (k, b) in run.bytes().enumerate() {
+        let mut run = 0;
+        for &b in rest.as_bytes() {
+            if !b.is_ascii() || is_ascii_space(b) {
+                break;
+            }
             let word_char = b.is_ascii_alphanumeric();
             if word_char && !*in_word {
-                self.count_word_at(in_link, at + k);
+                self.count_word_at(in_link, at + run);
             }
             *in_word = word_char;
+            run += 1;
         }
+        self.text.push_str(&rest[..run]);
+        run
     }
 
     /// Count one word of the block being built, linked or not (its first character
@@ -159,24 +167,9 @@ impl Builder {
     }
 }
 
-/// Length of the run at the start of `bytes` of ASCII characters of one class: all
-/// whitespace (as `char::is_whitespace` has it: tab to carriage return and space), taken
-/// only when `spaces` (outside `<pre>`, where newlines are kept one by one), or all
-/// other ASCII. 0 when `bytes` starts with a non-ASCII character or a whitespace one
-/// that is not taken.
-fn ascii_run(bytes: &[u8], spaces: bool) -> usize {
-    let is_space = |b: u8| matches!(b, b' ' | b'\t'..=b'\r');
-    let Some(&first) = bytes.first() else {
-        return 0;
-    };
-    if !first.is_ascii() || (is_space(first) && !spaces) {
-        return 0;
-    }
-    let space = is_space(first);
-    bytes
-        .iter()
-        .position(|&b| !b.is_ascii() || is_space(b) != space)
-        .unwrap_or(bytes.len())
+/// ASCII whitespace as `char::is_whitespace` has it: tab to carriage return, and space.
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t'..=b'\r')
 }
 
 /// Non-whitespace text bytes below a node, outside scripts, styles and templates.
@@ -268,6 +261,25 @@ mod tests {
     fn words_of(html: &str) -> Vec<(u32, u32)> {
         parse(html)
             .blocks
+            .iter()
+            .map(|b| (b.words, b.link_words))
+            .collect()
+    }
+
+    #[test]
+    fn ascii_runs_read_as_character_by_character() {
+        // Whitespace runs, words split by punctuation, a link, non-ASCII letters, and
+        // `<pre>`'s newlines (the ASCII runs of `push_text` and its character loop).
+        let page =
+            parse("<p>  One-two\n <a href=/x>three</a> četiri\t five </p><pre>a\n  b c</pre>");
+        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["One-two three četiri five", "a\nb c"]);
+        assert_eq!(words_of_page(&page), [(5, 1), (3, 0)]);
+        assert_eq!(page.blocks[0].first_unlinked, 0);
+    }
+
+    fn words_of_page(page: &super::super::PageDom) -> Vec<(u32, u32)> {
+        page.blocks
             .iter()
             .map(|b| (b.words, b.link_words))
             .collect()
