@@ -9,6 +9,12 @@
 /// elements are not counted. Pages that stay within `max` are returned as they are.
 pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
     let bytes = html.as_bytes();
+    if opening_tags_bound(bytes) <= max {
+        // Nesting deeper than `max` takes more than `max` opening tags: this count (one
+        // pass of `memchr`) clears most pages (all of ScrapingHub's) without the
+        // tag-by-tag scan below, which was 3 % of extraction's time there.
+        return std::borrow::Cow::Borrowed(html);
+    }
     let mut out: Option<String> = None;
     let mut copied = 0; // bytes of `html` already handled when rewriting
     let mut depth = 0usize;
@@ -36,71 +42,71 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
             continue;
         }
         // Tag names are short: lower-case into a stack buffer (a longer one is a custom
-        // element, counted like any other).
+        // element, counted like any other), compared as bytes (the name is ASCII).
         let mut buf = [0u8; 16];
-        let name: &str = if name_len <= buf.len() {
+        let name: &[u8] = if name_len <= buf.len() {
             for (d, s) in buf
                 .iter_mut()
                 .zip(&bytes[name_start..name_start + name_len])
             {
                 *d = s.to_ascii_lowercase();
             }
-            std::str::from_utf8(&buf[..name_len]).unwrap_or("-")
+            &buf[..name_len]
         } else {
-            "-"
+            b"-"
         };
         if !closing
             && matches!(
                 name,
-                "script"
-                    | "style"
-                    | "textarea"
-                    | "title"
-                    | "xmp"
-                    | "noembed"
-                    | "noframes"
-                    | "iframe"
+                b"script"
+                    | b"style"
+                    | b"textarea"
+                    | b"title"
+                    | b"xmp"
+                    | b"noembed"
+                    | b"noframes"
+                    | b"iframe"
             )
         {
             // Raw text: skip to the matching end tag (case-insensitive, no copying).
-            pos = find_end_tag(bytes, end, name.as_bytes()).unwrap_or(bytes.len());
+            pos = find_end_tag(bytes, end, name).unwrap_or(bytes.len());
             continue;
         }
         let counted = !bytes[end - 2..end].starts_with(b"/")
             && !matches!(
                 name,
-                "p" | "li"
-                    | "dt"
-                    | "dd"
-                    | "tr"
-                    | "td"
-                    | "th"
-                    | "option"
-                    | "optgroup"
-                    | "thead"
-                    | "tbody"
-                    | "tfoot"
-                    | "colgroup"
-                    | "caption"
-                    | "rp"
-                    | "rt"
-                    | "html"
-                    | "head"
-                    | "body"
-                    | "br"
-                    | "img"
-                    | "input"
-                    | "meta"
-                    | "link"
-                    | "hr"
-                    | "area"
-                    | "base"
-                    | "col"
-                    | "embed"
-                    | "param"
-                    | "source"
-                    | "track"
-                    | "wbr"
+                b"p" | b"li"
+                    | b"dt"
+                    | b"dd"
+                    | b"tr"
+                    | b"td"
+                    | b"th"
+                    | b"option"
+                    | b"optgroup"
+                    | b"thead"
+                    | b"tbody"
+                    | b"tfoot"
+                    | b"colgroup"
+                    | b"caption"
+                    | b"rp"
+                    | b"rt"
+                    | b"html"
+                    | b"head"
+                    | b"body"
+                    | b"br"
+                    | b"img"
+                    | b"input"
+                    | b"meta"
+                    | b"link"
+                    | b"hr"
+                    | b"area"
+                    | b"base"
+                    | b"col"
+                    | b"embed"
+                    | b"param"
+                    | b"source"
+                    | b"track"
+                    | b"wbr"
             );
         if !counted {
             continue;
@@ -133,6 +139,14 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
             std::borrow::Cow::Owned(buf)
         }
     }
+}
+
+/// An upper bound on the number of opening tags in `bytes`: every `<` not followed by
+/// `/` (a comment, a `<` in a script or in text counts too).
+fn opening_tags_bound(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'<', bytes)
+        .filter(|&i| bytes.get(i + 1) != Some(&b'/'))
+        .count()
 }
 
 /// Position of the first `</name` (ASCII case-insensitive) at or after `from`.
@@ -171,6 +185,21 @@ mod tests {
             limit_nesting(with_optional, 1),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn opening_tags_are_bounded_by_the_brackets_before_a_name() {
+        assert_eq!(opening_tags_bound(b""), 0);
+        assert_eq!(opening_tags_bound(b"<"), 1);
+        assert_eq!(opening_tags_bound(b"<p>a</p><!-- c --><br/>x<y"), 4);
+        // At the bound the scan is skipped, and the page is returned as it is.
+        let html = "<div><div></div></div>";
+        assert_eq!(opening_tags_bound(html.as_bytes()), 2);
+        assert!(matches!(
+            limit_nesting(html, 2),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(limit_nesting(html, 1), "<div></div>");
     }
 
     #[test]

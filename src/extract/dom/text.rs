@@ -22,7 +22,28 @@ impl Builder {
         let mut in_word = false;
         // Letters so far in the current run of one unspaced script.
         let mut unspaced_run = 0u32;
-        for c in s.chars() {
+        let mut rest = s;
+        while let Some(c) = rest.chars().next() {
+            // Runs of ASCII are taken whole, with the outcome of the character-by-character
+            // loop below (which is what the rest of the text goes through): most text is
+            // ASCII, and that loop was the walk's largest cost.
+            if c.is_ascii() && !is_ascii_space(c as u8) {
+                let run = self.push_ascii_word_run(rest, in_link, &mut in_word);
+                unspaced_run = 0;
+                rest = &rest[run..];
+                continue;
+            }
+            if c.is_ascii() && self.pre_depth == 0 {
+                // Spaces outside `<pre>`: one pending space, as for each of them below.
+                in_word = false;
+                if !self.text.is_empty() && !self.text.ends_with('\n') {
+                    self.space_pending = true;
+                }
+                let run = rest.bytes().take_while(|&b| is_ascii_space(b)).count();
+                rest = &rest[run..];
+                continue;
+            }
+            rest = &rest[c.len_utf8()..];
             if c.is_whitespace() {
                 in_word = false;
                 if self.pre_depth > 0 && c == '\n' {
@@ -55,9 +76,40 @@ impl Builder {
         }
     }
 
+    /// Append the run of ASCII characters other than whitespace at the start of `rest`
+    /// as the loop of [`Builder::push_text`] would, character by character: a pending
+    /// space first, then a word at each letter or digit that follows none. Returns the
+    /// run's length.
+    fn push_ascii_word_run(&mut self, rest: &str, in_link: bool, in_word: &mut bool) -> usize {
+        if self.space_pending {
+            self.text.push(' ');
+            self.space_pending = false;
+        }
+        let at = self.text.len();
+        let mut run = 0;
+        for &b in rest.as_bytes() {
+            if !b.is_ascii() || is_ascii_space(b) {
+                break;
+            }
+            let word_char = b.is_ascii_alphanumeric();
+            if word_char && !*in_word {
+                self.count_word_at(in_link, at + run);
+            }
+            *in_word = word_char;
+            run += 1;
+        }
+        self.text.push_str(&rest[..run]);
+        run
+    }
+
     /// Count one word of the block being built, linked or not (its first character
     /// `c` was just pushed).
     fn count_word(&mut self, in_link: bool, c: char) {
+        self.count_word_at(in_link, self.text.len() - c.len_utf8());
+    }
+
+    /// Count one word of the block being built that starts at byte `at` of its text.
+    fn count_word_at(&mut self, in_link: bool, at: usize) {
         self.words += 1;
         if in_link {
             self.link_words += 1;
@@ -66,7 +118,7 @@ impl Builder {
             }
         } else if !self.unlinked_seen {
             self.unlinked_seen = true;
-            self.first_unlinked = (self.text.len() - c.len_utf8()) as u32;
+            self.first_unlinked = at as u32;
         }
     }
 
@@ -77,8 +129,9 @@ impl Builder {
             self.text.clear();
             return;
         }
-        let text = std::mem::take(&mut self.text);
-        let text = text.trim_end_matches(['\n', ' ']).to_string();
+        // Copied out at its size; the buffer keeps its capacity for the next block.
+        let text = self.text.trim_end_matches(['\n', ' ']).to_string();
+        self.text.clear();
         let elem = if self.current == NO_ELEM {
             0
         } else {
@@ -112,6 +165,11 @@ impl Builder {
         self.unlinked_seen = false;
         self.first_unlinked = 0;
     }
+}
+
+/// ASCII whitespace as `char::is_whitespace` has it: tab to carriage return, and space.
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t'..=b'\r')
 }
 
 /// Non-whitespace text bytes below a node, outside scripts, styles and templates.
@@ -203,6 +261,25 @@ mod tests {
     fn words_of(html: &str) -> Vec<(u32, u32)> {
         parse(html)
             .blocks
+            .iter()
+            .map(|b| (b.words, b.link_words))
+            .collect()
+    }
+
+    #[test]
+    fn ascii_runs_read_as_character_by_character() {
+        // Whitespace runs, words split by punctuation, a link, non-ASCII letters, and
+        // `<pre>`'s newlines (the ASCII runs of `push_text` and its character loop).
+        let page =
+            parse("<p>  One-two\n <a href=/x>three</a> četiri\t five </p><pre>a\n  b c</pre>");
+        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["One-two three četiri five", "a\nb c"]);
+        assert_eq!(words_of_page(&page), [(5, 1), (3, 0)]);
+        assert_eq!(page.blocks[0].first_unlinked, 0);
+    }
+
+    fn words_of_page(page: &super::super::PageDom) -> Vec<(u32, u32)> {
+        page.blocks
             .iter()
             .map(|b| (b.words, b.link_words))
             .collect()

@@ -271,6 +271,13 @@ fn match_tokens(text: &str) -> Vec<String> {
         if unspaced_word_len(c).is_some() {
             out.extend((!word.is_empty()).then(|| std::mem::take(&mut word)));
             out.push(c.to_string());
+        } else if c.is_ascii() {
+            // (ASCII first: most text, and lower-casing it needs no table.)
+            if c.is_ascii_alphanumeric() {
+                word.push(c.to_ascii_lowercase());
+            } else if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
         } else if c.is_alphanumeric() {
             word.extend(c.to_lowercase());
         } else if !word.is_empty() {

@@ -85,6 +85,11 @@ pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
         .iter()
         .map(|e| {
             element_mark(&e.tag, &e.role, marks).unwrap_or_else(|| {
+                if e.id_class.is_empty() {
+                    // No name, no mark (most elements), and no lookup: the lookups
+                    // were a tenth of the heuristic's time on ScrapingHub.
+                    return Mark::None;
+                }
                 *by_name
                     .entry(&e.id_class[..])
                     .or_insert_with(|| vocab_mark(&e.id_class, config, marks))
@@ -99,8 +104,8 @@ pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
 /// an element that holds most of the page's content evidence (`good`, of `total_good`):
 /// a theme that wraps the whole page in `<header class="page-header">`, a forum whose
 /// posts are `class="comment"`. Comment marks count unless `comments_are_content`.
-pub(super) fn nearest_marks(
-    pass: &Pass,
+pub(super) fn nearest_marks<'a>(
+    pass: &Pass<'a>,
     own_marks: &[Mark],
     comments_are_content: bool,
     good: &[f64],
@@ -108,6 +113,15 @@ pub(super) fn nearest_marks(
 ) -> Vec<ElemId> {
     let (page, config, marks) = (pass.page, pass.config, pass.marks);
     let mut marked = vec![NO_ELEM; page.elements.len()];
+    // The overlay test once per class/id value, as in `own_marks` (marked items of a
+    // list or menu repeat their names).
+    let mut overlay: HashMap<&str, bool> = HashMap::new();
+    let mut is_overlay = |id_class: &'a str| {
+        !id_class.is_empty()
+            && *overlay
+                .entry(id_class)
+                .or_insert_with(|| vocab::is_overlay_name(id_class))
+    };
     for (i, e) in page.elements.iter().enumerate() {
         let own = match own_marks[i] {
             Mark::None => false,
@@ -117,7 +131,7 @@ pub(super) fn nearest_marks(
             // text (cookie-category descriptions outweighing a short service page).
             // (OneTrust's vendor descriptions outweighing a listing's link-led cards or a
             // short thread: the cascade's unmarked retry still answers a dialog-only page.)
-            Mark::Boilerplate if vocab::is_overlay_name(&e.id_class) => true,
+            Mark::Boilerplate if is_overlay(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
         } || (marks != Marks::Off
             && total_good >= config.min_article_evidence
