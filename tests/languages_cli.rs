@@ -23,21 +23,8 @@ fn phrase_lists_of_other_languages_drop_what_follows_the_article() {
     let mut failures = Vec::new();
     for e in &expect {
         let name = e["path"].as_str().unwrap();
-        let rec = records
-            .iter()
-            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
-            .unwrap_or_else(|| panic!("{name}: no record"));
-        let text = rec["text"].as_str().unwrap_or("");
-        for s in e["must_contain"].as_array().unwrap() {
-            if !text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{name}: missing {s}\n  got: {text}"));
-            }
-        }
-        for s in e["must_not_contain"].as_array().unwrap() {
-            if text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{name}: leaked {s}\n  got: {text}"));
-            }
-        }
+        let rec = record_ending(&records, name);
+        failures.extend(snippet_failures(name, rec, e));
         if rec["published"] != e["published"] {
             failures.push(format!(
                 "{name}: published {}, written {}",

@@ -21,21 +21,8 @@ fn layout_fixtures_keep_the_article_and_drop_the_columns_around_it() {
     let mut failures = Vec::new();
     for e in &expect {
         let name = e["path"].as_str().unwrap();
-        let rec = records
-            .iter()
-            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
-            .unwrap_or_else(|| panic!("{name}: no record"));
-        let text = rec["text"].as_str().unwrap_or("");
-        for s in e["must_contain"].as_array().unwrap() {
-            if !text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{name}: missing {s}\n  got: {text}"));
-            }
-        }
-        for s in e["must_not_contain"].as_array().unwrap() {
-            if text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{name}: leaked {s}"));
-            }
-        }
+        let rec = record_ending(&records, name);
+        failures.extend(snippet_failures(name, rec, e));
         // The page's own encoding was used (declared, detected, or valid UTF-8 over an
         // old declaration).
         let charset = rec["charset"].as_str().unwrap();

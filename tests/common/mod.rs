@@ -56,19 +56,39 @@ pub fn check_expectations(
             failures.push(format!("{path}: no record"));
             continue;
         };
-        let text = rec["text"].as_str().unwrap_or("");
-        for s in e["must_contain"].as_array().unwrap() {
-            if !text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{path}: missing {:?}", s.as_str().unwrap()));
-            }
-        }
-        for s in e["must_not_contain"].as_array().unwrap() {
-            if text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{path}: leaked {:?}", s.as_str().unwrap()));
-            }
-        }
+        failures.extend(snippet_failures(path, rec, e));
         if rec["title"] != e["title"] {
             failures.push(format!("{path}: title {} != {}", rec["title"], e["title"]));
+        }
+    }
+    failures
+}
+
+/// The record whose path ends with a fixture's `name`.
+pub fn record_ending<'a>(records: &'a [serde_json::Value], name: &str) -> &'a serde_json::Value {
+    records
+        .iter()
+        .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with(name)))
+        .unwrap_or_else(|| panic!("{name}: no record"))
+}
+
+/// A record's text against one expectation line's `must_contain` / `must_not_contain`
+/// snippets: every failure, named by `name`.
+pub fn snippet_failures(
+    name: &str,
+    rec: &serde_json::Value,
+    expect: &serde_json::Value,
+) -> Vec<String> {
+    let text = rec["text"].as_str().unwrap_or("");
+    let mut failures = Vec::new();
+    for s in expect["must_contain"].as_array().unwrap() {
+        if !text.contains(s.as_str().unwrap()) {
+            failures.push(format!("{name}: missing {s}\n  got: {text}"));
+        }
+    }
+    for s in expect["must_not_contain"].as_array().unwrap() {
+        if text.contains(s.as_str().unwrap()) {
+            failures.push(format!("{name}: leaked {s}\n  got: {text}"));
         }
     }
     failures
