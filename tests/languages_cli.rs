@@ -11,15 +11,7 @@ use common::*;
 #[test]
 fn phrase_lists_of_other_languages_drop_what_follows_the_article() {
     let dir = fixtures().join("languages");
-    let out = run(&["extract", "--no-infholder", dir.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let records = stdout_jsonl(&out);
-    let expect = jsonl(&dir.join("expect.jsonl"));
-    assert_eq!(records.len(), expect.len());
+    let (records, expect) = extract_fixture_dir(&dir);
     let mut failures = Vec::new();
     for e in &expect {
         let name = e["path"].as_str().unwrap();

@@ -9,15 +9,7 @@ use common::*;
 #[test]
 fn layout_fixtures_keep_the_article_and_drop_the_columns_around_it() {
     let dir = fixtures().join("layouts");
-    let out = run(&["extract", "--no-infholder", dir.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let records = stdout_jsonl(&out);
-    let expect = jsonl(&dir.join("expect.jsonl"));
-    assert_eq!(records.len(), expect.len());
+    let (records, expect) = extract_fixture_dir(&dir);
     let mut failures = Vec::new();
     for e in &expect {
         let name = e["path"].as_str().unwrap();

@@ -64,6 +64,21 @@ pub fn check_expectations(
     failures
 }
 
+/// `thresher extract --no-infholder` on a fixture directory that holds an `expect.jsonl`:
+/// the records (one per page, the run successful) and the expectation lines.
+pub fn extract_fixture_dir(dir: &Path) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+    let out = run(&["extract", "--no-infholder", dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = stdout_jsonl(&out);
+    let expect = jsonl(&dir.join("expect.jsonl"));
+    assert_eq!(records.len(), expect.len());
+    (records, expect)
+}
+
 /// The record whose path ends with a fixture's `name`.
 pub fn record_ending<'a>(records: &'a [serde_json::Value], name: &str) -> &'a serde_json::Value {
     records

@@ -13,7 +13,7 @@ use super::settings::{
     BYLINE_MAX_WORDS, TEASER_ITEMS_SHARE_DEN, TEASER_ITEMS_SHARE_NUM, TEASER_MAX_SNIPPET,
 };
 use super::Pass;
-use crate::extract::dom::{BlockKind, ElemId, NO_ELEM};
+use crate::extract::dom::{Block, BlockKind, ElemId, NO_ELEM};
 
 /// Mark the items of every dated-post list that follows an article as boilerplate (the
 /// mark is the item element, as a class-named comment's is). Nothing with
@@ -73,11 +73,7 @@ pub(super) fn mark_dated_posts(pass: &Pass, st: &Structures, marked: &mut [ElemI
         if it != NO_ELEM && matches!(b.kind, BlockKind::Heading(_)) {
             headed[st.group_of[it as usize] as usize] = true;
         }
-        if it != NO_ELEM
-            && !signed[it as usize]
-            && b.words <= BYLINE_MAX_WORDS
-            && is_byline(&b.text)
-        {
+        if it != NO_ELEM && !signed[it as usize] && is_byline_block(b) {
             signed[it as usize] = true;
             signed_items[st.group_of[it as usize] as usize] += 1;
         }
@@ -98,9 +94,14 @@ pub(super) fn mark_dated_posts(pass: &Pass, st: &Structures, marked: &mut [ElemI
     }
 }
 
+/// A block that is a byline: a short line ([`BYLINE_MAX_WORDS`]) that [`is_byline`].
+pub(super) fn is_byline_block(b: &Block) -> bool {
+    b.words <= BYLINE_MAX_WORDS && is_byline(&b.text)
+}
+
 /// A byline names someone and says when: letters beside a time of day (a video's
 /// duration, `1:07`, or a score stands alone).
-pub(super) fn is_byline(text: &str) -> bool {
+fn is_byline(text: &str) -> bool {
     text.chars().any(char::is_alphabetic) && has_time_of_day(text)
 }
 

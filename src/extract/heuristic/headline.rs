@@ -178,12 +178,18 @@ pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
 fn title_tokens(pass: &Pass) -> (Vec<String>, usize) {
     let full_title = page_title(pass.page, None);
     let title_line = without_date(&full_title);
-    let min_words = if split_parts(title_line).len() == 1 && sentence_case(title_line) {
+    let one_sentence = split_parts(title_line).len() == 1 && sentence_case(title_line);
+    (match_tokens(title_line), title_min_words(one_sentence))
+}
+
+/// The fewest words a title (or a title's part) has to be a headline's: fewer when it is
+/// one phrase written as a sentence.
+fn title_min_words(one_sentence: bool) -> usize {
+    if one_sentence {
         HEADLINE_BARE_MIN_WORDS
     } else {
         HEADLINE_MIN_WORDS
-    };
-    (match_tokens(title_line), min_words)
+    }
 }
 
 /// Whether a line's tokens say what a title's say: most of the line is the title's words,
@@ -200,13 +206,8 @@ fn title_parts(raw: &str, title: &[String]) -> Vec<Vec<String>> {
     split_parts(raw)
         .into_iter()
         .filter_map(|p| {
-            let min_words = if sentence_case(p) {
-                HEADLINE_BARE_MIN_WORDS
-            } else {
-                HEADLINE_MIN_WORDS
-            };
             let tokens = match_tokens(p);
-            (tokens.len() >= min_words && tokens != title).then_some(tokens)
+            (tokens.len() >= title_min_words(sentence_case(p)) && tokens != title).then_some(tokens)
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 //! 11:21` / the text), and a few posts under a short news item hold more words than the
 //! item: the comment-heading cut ([`article_edges`](super::article_edges)), which asks
 //! for less evidence after the heading than before it, kept them. Each post carries a
-//! byline (a name and a time of day, [`is_byline`]), and the article's text does not
+//! byline (a name and a time of day, [`is_byline_block`]), and the article's text does not
 //! resume after the last one: that run is the posts, whatever its words weigh.
 //!
 //! The bylines must not recur from above the heading (the same element kind carrying a
@@ -12,8 +12,8 @@
 //! the text's, and a thread whose posts each have a comment heading is kept by
 //! `comments_between_posts`.
 
-use super::dated_posts::is_byline;
-use super::settings::{BYLINE_MAX_WORDS, READERS_POSTS_MIN};
+use super::dated_posts::is_byline_block;
+use super::settings::READERS_POSTS_MIN;
 use crate::extract::dom::{Block, PageDom};
 use std::collections::HashMap;
 
@@ -29,10 +29,7 @@ pub(super) fn readers_posts_end(
     let n = kept.len();
     let mut out = vec![0; n];
     let sig = |k: usize| page.elements[kept[k].1.elem as usize].sig;
-    let byline: Vec<bool> = kept
-        .iter()
-        .map(|&(_, b)| b.words <= BYLINE_MAX_WORDS && is_byline(&b.text))
-        .collect();
+    let byline: Vec<bool> = kept.iter().map(|&(_, b)| is_byline_block(b)).collect();
     let Some(last) = byline.iter().rposition(|&y| y) else {
         return out;
     };
