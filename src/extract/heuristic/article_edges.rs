@@ -22,7 +22,7 @@
 //! site's "other articles" with their dates), once the same evidence is written. So does
 //! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
 //! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
-//! it, unless comment headings recur between posts (a question and its answers); when
+//! it — kept, or left out just above a kept block (`heading_left_out`) — unless comment headings recur between posts (a question and its answers); when
 //! bylined readers' posts follow the heading ([`readers_posts`](super::readers_posts)),
 //! their evidence is not counted, so a few long posts under a short item go too. So does
 //! a line that only names a box that follows articles ([`labels`](super::labels): "Читайте
@@ -88,12 +88,21 @@ pub(super) fn article_end(
         .iter()
         .map(|&(_, b)| may_cut_comments && is_comment_heading(first_line(b)))
         .collect();
+    // A comment heading the pass left out just above a kept block (`heading_left_out`).
+    let heading_above: Vec<bool> = (0..kept.len())
+        .map(|k| may_cut_comments && k > first && heading_left_out(page, config, kept, k))
+        .collect();
     let closing: Vec<bool> = kept
         .iter()
         .map(|&(_, b)| labels_end && is_closing_label(first_line(b)))
         .collect();
+    let heads_section: Vec<bool> = comment_heading
+        .iter()
+        .zip(&heading_above)
+        .map(|(&h, &a)| h || a)
+        .collect();
     let comments_end = may_cut_comments
-        && !comments_between_posts(&value[first..], &comment_heading[first..], config);
+        && !comments_between_posts(&value[first..], &heads_section[first..], config);
     let lists = if news {
         news_lists::news_list_starts(page, config)
     } else {
@@ -139,20 +148,21 @@ pub(super) fn article_end(
         }
         // The heading of a comment section or form (`comment_headings.rs`), with the
         // link-led run of short lines above it (a print link, share buttons).
-        if (comments_end && comment_heading[k] || closing[k]) && evidence >= needed {
+        if (comments_end && heads_section[k] || closing[k]) && evidence >= needed {
             let start = run_above(k);
             if rest[start] < evidence {
                 return start;
             }
             // Readers' posts under a comment heading: their evidence is not the article's,
-            // unless the text's element holds evidence after them.
-            let end = posts_end[k];
+            // unless the text's element holds evidence after them. Under a heading left
+            // out, they start at this block.
+            let end = posts_end[if comment_heading[k] { k } else { k - 1 }];
             let resumes = || {
                 kept[end..].iter().zip(&value[end..]).any(|(&(_, b), &v)| {
                     v > 0.0 && text_elem.is_some_and(|e| page.contains(e, b.elem))
                 })
             };
-            if comment_heading[k] && end > k && (rest[end] < evidence || !resumes()) {
+            if heads_section[k] && end > k && (rest[end] < evidence || !resumes()) {
                 return start;
             }
         }
@@ -207,6 +217,22 @@ pub(super) fn article_end(
         }
     }
     kept.len()
+}
+
+/// Whether a page block between `kept[k - 1]` and `kept[k]` is a comment heading (not a
+/// link: "Komentarze (3)" leads elsewhere). The pass may leave a section's heading out
+/// while the posts under it are written: the cross-page template marks it (it repeats on
+/// every page of a site), or the container stops above it and the posts join as a
+/// sibling section. The heading still ends the article where it stands.
+fn heading_left_out(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    kept: &[(usize, &Block)],
+    k: usize,
+) -> bool {
+    page.blocks[kept[k - 1].0 + 1..kept[k].0]
+        .iter()
+        .any(|b| link_density(b) <= config.max_link_density && is_comment_heading(first_line(b)))
 }
 
 /// The first line of a block's text (a comment form's heading over its notice).
@@ -473,6 +499,32 @@ mod tests {
         );
         assert!(!out.text.contains("Post 1."), "{}", out.text);
         assert!(!out.text.contains("January"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_comment_heading_the_template_marks_still_ends_the_article() {
+        // The cross-page mask marks the heading (every page of the site has it); the
+        // posts under it are the page's own and stay unmarked.
+        let html = with_comments("Post a comment:");
+        let page = parse(&html);
+        let template: Vec<bool> = page
+            .blocks
+            .iter()
+            .map(|b| b.text == "Post a comment:")
+            .collect();
+        assert!(template.contains(&true));
+        let out = super::super::extract_with_template(
+            &page,
+            &HeuristicConfig::default(),
+            Some(&template),
+        );
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Post a comment"), "{}", out.text);
+        assert!(!out.text.contains("from my window"), "{}", out.text);
     }
 
     #[test]
