@@ -8,6 +8,7 @@ use super::dom::PageDom;
 use super::heuristic::{self, HeuristicConfig};
 use super::inbreeding::{kept_blocks, Inbreeding};
 use super::infholder::Infholder;
+use super::trace;
 use super::{Answer, Extracted, Extractor, PageContext, ParsedPage};
 
 /// Which cross-page method runs between the site rules and the local heuristic.
@@ -103,7 +104,10 @@ fn restore_headline(
     }
     let kept_locally = match in_local {
         Some(kept) => kept[h],
-        None => kept_blocks(dom, &heuristic::extract(dom, config).text)[h],
+        None => {
+            let local = trace::unrecorded(|| heuristic::extract(dom, config));
+            kept_blocks(dom, &local.text)[h]
+        }
     };
     if !kept_locally {
         return;
@@ -211,6 +215,12 @@ mod tests {
             out.text
         );
         assert!(!out.text.contains("Our site"), "{}", out.text);
+        // The operator report's trace shows the cleaned pass, not the local run the
+        // headline test made on the way.
+        let (_, traced) = trace::capture(|| clean_with_mask(&dom, &config, &mask, None));
+        let chosen = traced.chosen_pass().unwrap();
+        let why = chosen.blocks[slogan].1.as_ref().map(|r| r.kind);
+        assert_eq!(why, Some("template"), "{chosen:?}");
         // A headline line the mask marks (a site-wide title line) stays out.
         let headline = dom
             .blocks

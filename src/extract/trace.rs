@@ -98,6 +98,16 @@ pub fn capture<R>(f: impl FnOnce() -> R) -> (R, PageTrace) {
     (r, trace)
 }
 
+/// Run `f` with recording paused: for a method's side computations (the local answer a
+/// cross-page method compares with), whose heuristic passes are not the page's answer
+/// and would otherwise be taken for it ([`PageTrace::chosen_pass`] reads the last run).
+pub fn unrecorded<R>(f: impl FnOnce() -> R) -> R {
+    let outer = CURRENT.with(|c| c.take());
+    let r = f();
+    CURRENT.with(|c| c.replace(outer));
+    r
+}
+
 /// Change the trace being recorded (nothing when tracing is off).
 pub fn record(f: impl FnOnce(&mut PageTrace)) {
     CURRENT.with(|c| {

@@ -68,7 +68,7 @@ pub(super) fn article_end(
     kept: &[(usize, &Block)],
     first: usize,
     comments_are_content: bool,
-) -> usize {
+) -> (usize, EndCut) {
     let (page, config) = (pass.page, pass.config);
     let may_cut_comments =
         config.cut_at_comment_heading && !comments_are_content && !config.include_comments;
@@ -77,7 +77,7 @@ pub(super) fn article_end(
     let notices = config.cut_at_legal_notice;
     let labels_end = config.cut_at_closing_label && article.is_some();
     if !(tail || news || may_cut_comments || notices || labels_end) || first >= kept.len() {
-        return kept.len();
+        return (kept.len(), EndCut::None);
     }
     // Each kept block's value and comment-heading test, once.
     let value: Vec<f64> = kept
@@ -143,7 +143,7 @@ pub(super) fn article_end(
             if rest[start] < evidence
                 && words(&kept[start..]) < TAIL_MAX_WORDS_RATIO * words(&kept[first..start])
             {
-                return start;
+                return (start, EndCut::NewsList);
             }
         }
         // The heading of a comment section or form (`comment_headings.rs`), with the
@@ -151,7 +151,12 @@ pub(super) fn article_end(
         if (comments_end && heads_section[k] || closing[k]) && evidence >= needed {
             let start = run_above(k);
             if rest[start] < evidence {
-                return start;
+                let cut = if comments_end && heads_section[k] {
+                    EndCut::CommentHeading
+                } else {
+                    EndCut::ClosingLabel
+                };
+                return (start, cut);
             }
             // Readers' posts under a comment heading: their evidence is not the article's,
             // unless the text's element holds evidence after them. Under a heading left
@@ -163,7 +168,7 @@ pub(super) fn article_end(
                 })
             };
             if heads_section[k] && end > k && (rest[end] < evidence || !resumes()) {
-                return start;
+                return (start, EndCut::ReadersPosts);
             }
         }
         // The heading of a notice or contact box (`legal_notices.rs`), inside the text's
@@ -171,7 +176,7 @@ pub(super) fn article_end(
         if notices && evidence >= needed && is_notice_heading(first_line(b)) {
             let start = run_above(k);
             if rest[(k + 2).min(kept.len())] < evidence {
-                return start;
+                return (start, EndCut::NoticeHeading);
             }
         }
         // A publisher's legal notice (`legal_notices.rs`), with the link-led run of
@@ -183,7 +188,7 @@ pub(super) fn article_end(
         {
             let start = run_above(k);
             if rest[start] < evidence {
-                return start;
+                return (start, EndCut::LegalNotice);
             }
         }
         if value[k] > 0.0 {
@@ -213,10 +218,53 @@ pub(super) fn article_end(
             && rest[start] < evidence
             && words(&kept[start..]) < TAIL_MAX_WORDS_RATIO * words(&kept[first..start])
         {
-            return start;
+            return (start, EndCut::Tail);
         }
     }
-    kept.len()
+    (kept.len(), EndCut::None)
+}
+
+/// Which test of [`article_end`] ended the text, for the operator report (`explain.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum EndCut {
+    /// The text runs to the last kept block (short lines ending in a colon may still
+    /// be dropped from its end, `labels::without_dangling_labels`).
+    None,
+    NewsList,
+    CommentHeading,
+    ReadersPosts,
+    ClosingLabel,
+    NoticeHeading,
+    LegalNotice,
+    Tail,
+}
+
+impl EndCut {
+    /// What a reader of the report sees: the signal and its switch.
+    pub(super) fn describe(self) -> &'static str {
+        match self {
+            EndCut::None => {
+                "a label ending in a colon with nothing under it (drop_dangling_labels)"
+            }
+            EndCut::NewsList => "a list of other news and what follows it (cut_news_lists)",
+            EndCut::CommentHeading => {
+                "a comment section's heading and what follows it (cut_at_comment_heading)"
+            }
+            EndCut::ReadersPosts => {
+                "readers' posts under a comment heading (cut_over_readers_posts)"
+            }
+            EndCut::ClosingLabel => {
+                "a box that follows articles, from its label on (cut_at_closing_label)"
+            }
+            EndCut::NoticeHeading => {
+                "a notice or contact box, from its heading on (cut_at_legal_notice)"
+            }
+            EndCut::LegalNotice => {
+                "a publisher's legal notice and what follows it (cut_at_legal_notice)"
+            }
+            EndCut::Tail => "a long link-led run of short lines after the text (cut_tail)",
+        }
+    }
 }
 
 /// Whether a page block between `kept[k - 1]` and `kept[k]` is a comment heading (not a
@@ -499,6 +547,26 @@ mod tests {
         );
         assert!(!out.text.contains("Post 1."), "{}", out.text);
         assert!(!out.text.contains("January"), "{}", out.text);
+    }
+
+    #[test]
+    fn the_report_names_the_cut_that_ended_the_article() {
+        let html = with_comments("Post a comment:");
+        let page = parse(&html);
+        let (_, traced) = crate::extract::trace::capture(|| run(&html));
+        let chosen = traced.chosen_pass().unwrap();
+        let posts = page
+            .blocks
+            .iter()
+            .position(|b| b.text.contains("from my window"))
+            .unwrap();
+        let why = chosen.blocks[posts].1.as_ref().unwrap();
+        assert_eq!(why.kind, "tail");
+        assert!(
+            why.label.contains("cut_at_comment_heading"),
+            "{}",
+            why.label
+        );
     }
 
     #[test]

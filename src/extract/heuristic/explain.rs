@@ -7,6 +7,7 @@
 
 use std::collections::HashSet;
 
+use super::article_edges::EndCut;
 use super::cleanup::Decisions;
 use super::features::link_density;
 use super::marks::Marks;
@@ -36,14 +37,14 @@ pub(super) fn begin_pass(marks: Marks) {
 
 /// What the pass decided, block by block. `kept` are the blocks that passed
 /// `kept_blocks` and the post-chrome filter; those before `first` were trimmed, those
-/// from `end` on were after the article's end (`article_edges.rs`).
+/// from `end` on were after the article's end (`article_edges.rs`), which `end_cut` found.
 pub(super) fn end_pass(
     pass: &Pass,
     values: &BlockValues,
     d: &Decisions,
     kept: &[(usize, &Block)],
-    first: usize,
-    end: usize,
+    (first, end): (usize, usize),
+    end_cut: EndCut,
 ) {
     if !trace::enabled() {
         return;
@@ -116,7 +117,10 @@ pub(super) fn end_pass(
             } else if after_end.contains(&i) {
                 why(
                     "tail",
-                    format!("after the article's end: a long link-led run of short lines (cut_tail; block value {v:.1})"),
+                    format!(
+                        "after the article's end: {} (block value {v:.1})",
+                        end_cut.describe()
+                    ),
                 )
             } else if trimmed.contains(&i) {
                 why(

@@ -246,8 +246,9 @@ fn extract_pass(
     let kept = labels::without_interface_lines(config, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
-    let end =
-        article_edges::article_end(&pass, article, &kept, first, comments_are_content).max(first);
+    let (end, end_cut) =
+        article_edges::article_end(&pass, article, &kept, first, comments_are_content);
+    let end = end.max(first);
     let end = labels::without_dangling_labels(config, &kept, first, end);
     // The story's lead, set apart above the body, goes before it.
     let lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
@@ -260,7 +261,7 @@ fn extract_pass(
         with_lead.extend_from_slice(&kept[first..]);
         (with_lead, end + n)
     };
-    explain::end_pass(&pass, &values, &decisions, &kept, first, end);
+    explain::end_pass(&pass, &values, &decisions, &kept, (first, end), end_cut);
     cleanup::write_out(&labels::without_written_labels(config, &kept[first..end]))
 }
 

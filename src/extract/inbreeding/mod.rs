@@ -169,7 +169,9 @@ impl Inbreeding {
         let (mut mask, outside) = self.store.mask(&keys, &paths, url, &self.config)?;
         let mut cleaned = None;
         if outside.iter().any(|&o| o) {
-            let local = super::heuristic::extract(dom, &self.heuristic);
+            let local = crate::extract::trace::unrecorded(|| {
+                super::heuristic::extract(dom, &self.heuristic)
+            });
             let in_local = kept_blocks(dom, &local.text);
             let outside = self.outside_at_edges(dom, &outside, &in_local);
             let outside = self.headline_spared(dom, &mask, outside);
