@@ -496,6 +496,14 @@ mod tests {
             .replace("</div></td>", &format!("<b>{heading}</b>{posts}</td>"))
     }
 
+    /// The article of `with_comments("Post a comment:")` is written to its source line,
+    /// without the heading and the posts.
+    fn assert_ends_above_the_comments(text: &str) {
+        assert!(text.contains("Source: the harbour office."), "{text}");
+        assert!(!text.contains("Post a comment"), "{text}");
+        assert!(!text.contains("from my window"), "{text}");
+    }
+
     #[test]
     fn a_comment_heading_ends_the_article() {
         let html = with_comments("Post a comment:");
@@ -507,13 +515,7 @@ mod tests {
             "the posts leak without the cut: {without}"
         );
         let out = run(&html);
-        assert!(
-            out.text.contains("Source: the harbour office."),
-            "{}",
-            out.text
-        );
-        assert!(!out.text.contains("Post a comment"), "{}", out.text);
-        assert!(!out.text.contains("from my window"), "{}", out.text);
+        assert_ends_above_the_comments(&out.text);
     }
 
     #[test]
@@ -586,13 +588,7 @@ mod tests {
             &HeuristicConfig::default(),
             Some(&template),
         );
-        assert!(
-            out.text.contains("Source: the harbour office."),
-            "{}",
-            out.text
-        );
-        assert!(!out.text.contains("Post a comment"), "{}", out.text);
-        assert!(!out.text.contains("from my window"), "{}", out.text);
+        assert_ends_above_the_comments(&out.text);
     }
 
     #[test]
