@@ -101,6 +101,13 @@ fn number_words(text: &str) -> u32 {
         .count() as u32
 }
 
+/// Whether a block is only a date or a time of day ("27.11.2011 23:17", "04.01.2012
+/// 14:01"): every word of it digits, and a date or time among them. Its numbers are no
+/// prose, wherever it stands.
+pub(super) fn is_bare_timestamp(b: &Block) -> bool {
+    b.words > 0 && number_words(&b.text) == b.words && is_dated(&b.text)
+}
+
 /// Whether a line carries a date or a time of day (`10:54`, `10.04.2013`, `17 января
 /// 2012 г.`).
 pub(super) fn is_dated(text: &str) -> bool {
@@ -120,6 +127,16 @@ mod tests {
             .filter(|&i| s[i])
             .map(|i| page.blocks[i].text.clone())
             .collect()
+    }
+
+    #[test]
+    fn a_bare_timestamp_is_only_a_date_or_a_time() {
+        let page = parse(
+            "<body><p>27.11.2011 23:17</p><p>05/01/2012 | 09:43</p>\
+             <p>Updated 27.11.2011 23:17</p><p>2011</p><p>12 345</p></body>",
+        );
+        let bare: Vec<bool> = page.blocks.iter().map(is_bare_timestamp).collect();
+        assert_eq!(bare, [true, true, false, false, false]);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use super::features::block_value;
 use super::groups::Structures;
+use super::news_lists;
 use super::settings::{LISTING_LINK_WEIGHT, TRACE_TEXT_CHARS};
 use super::tree::sum_up;
 use super::Pass;
@@ -46,6 +47,12 @@ impl BlockValues<'_> {
             return 0.0;
         }
         if !boiler && item_group[b.elem as usize] != u32::MAX {
+            if news_lists::is_bare_timestamp(b) {
+                // A date line of a listing item ("27.11.2011 23:17" over a news item
+                // laid out as one of a row of boxes) is no text of the item's: counted
+                // as its own words, it was the first content block and was written.
+                return 0.0;
+            }
             // A block of a listing item: its own text is content, its links are neutral…
             // …unless the page has no article of its own: then the items' linked titles
             // are what the page shows (cards wrapped whole in a link carry no other text).
@@ -108,6 +115,23 @@ impl BlockValues<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{run, ARTICLE};
+
+    #[test]
+    fn a_date_line_of_a_listing_item_is_no_text() {
+        // The story's head and body are classless boxes told apart by ids, grouped as
+        // items; the date in the head counted its five numbers as the item's text and
+        // was written first.
+        let html = format!(
+            "<body><div id=head><h1><a href=/health>Health</a></h1>\
+             <div class=date0>27.11.2011 23:17</div></div>\
+             <div id=body><p>{ARTICLE} One.</p><p>{ARTICLE} Two.</p></div>\
+             <div id=more><p>Other stories of the day and the week in a long row here.</p>\
+             <p><a href=/a>Another story of the day</a></p></div></body>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("Two."), "{}", out.text);
+        assert!(!out.text.contains("23:17"), "{}", out.text);
+    }
 
     #[test]
     fn page_without_a_content_block_is_empty() {
