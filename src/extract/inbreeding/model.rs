@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::keys::{BlockKeys, PathStat, Profile};
+use super::keys::{BlockKeys, PathStat, Profile, Sentences};
 use super::InbreedingConfig;
 use crate::extract::prefix_sample::{self, PrefixSampler};
 use crate::group;
@@ -184,15 +184,27 @@ impl Model {
     /// came back, its mean F1 0.782 local → 0.732; with this rule 0.782, all pages 0.8853
     /// either way).
     pub fn mask(&self, keys: &BlockKeys) -> Vec<bool> {
+        let shared =
+            |k: &u64, s: &Sentences| self.template_pairs.contains(k) || self.shared_sentences(s);
         keys.pair
             .iter()
+            .zip(&keys.sentences)
             .zip(&keys.path)
             .zip(&keys.in_link_column)
             .zip(&keys.link_dense)
-            .map(|(((k, p), &column), &dense)| {
-                column && self.link_paths.contains(p) || !dense && self.template_pairs.contains(k)
+            .map(|((((k, s), p), &column), &dense)| {
+                column && self.link_paths.contains(p) || !dense && shared(k, s)
             })
             .collect()
+    }
+
+    /// A block whose long lines are all sentences most of the group's pages have,
+    /// wherever they sit, and hold most of its words: the site's sentence nested
+    /// differently on this page (see [`Sentences`]).
+    fn shared_sentences(&self, s: &Sentences) -> bool {
+        !s.keys.is_empty()
+            && s.long_words > s.short_words
+            && s.keys.iter().all(|k| self.template_pairs.contains(k))
     }
 
     /// Per block of the page: its path is one the group's pages have outside their text.

@@ -63,7 +63,7 @@ fn url(k: usize) -> String {
 fn learned(pages: &[(String, String)], config: &InbreedingConfig) -> Inbreeding {
     let mut learner = Learner::new(config);
     for (u, html) in pages {
-        learner.add(u, Profile::of(&dom::parse(html), config.max_link_density));
+        learner.add(u, Profile::of(&dom::parse(html), config));
     }
     Inbreeding::new(
         learner.learn(config),
@@ -239,10 +239,7 @@ fn learned_with_local(pages: &[(String, String)], config: &InbreedingConfig) -> 
     let mut learner = Learner::new(config);
     for (u, html) in pages {
         let dom = dom::parse(html);
-        learner.add(
-            u,
-            Profile::with_local(&dom, config.max_link_density, &heuristic),
-        );
+        learner.add(u, Profile::with_local(&dom, &config, &heuristic));
     }
     Inbreeding::new(learner.learn(config), config.clone(), heuristic)
 }
@@ -333,4 +330,46 @@ fn the_headline_is_not_marked_as_a_path_outside_the_text() {
     // The filing line is marked; the headline, which says the page's title, is not.
     assert!(mask[at("Filed at")], "{mask:?}");
     assert!(!mask[at("Minister opens")], "{mask:?}");
+}
+
+#[test]
+fn a_site_sentence_nested_differently_on_one_page_is_template_there_too() {
+    // The site's "follow us" sentence closes every article: on most pages as the last
+    // line of a block that also says where the story comes from, on page 0 as a block of
+    // its own inside the article's paragraph element. Its (path, text) is that page's
+    // alone; the sentence, as a line, is on every page.
+    const FOLLOW: &str = "Follow the Riverside Courier on the town's message board to read \
+                          every story of the day, the weather and the ferry times first!";
+    let html = |k: usize| {
+        let story = STORIES[k % STORIES.len()];
+        let closing = if k == 0 {
+            format!("<div class='text'><p>{story}</p><p><br><br>{FOLLOW}</p></div>")
+        } else {
+            format!(
+                "<div class='text'>{story}<br><br><p><br><br>{FOLLOW}<br><br>\
+                 (Supplied by the Courier's news desk. Do not copy without permission.)</p></div>"
+            )
+        };
+        page(k).replace(
+            "</div><div class='side'>",
+            &format!("{closing}</div><div class='side'>"),
+        )
+    };
+    let config = InbreedingConfig::default();
+    let pages: Vec<(String, String)> = (0..5).map(|k| (url(k), html(k))).collect();
+    let ex = learned(&pages, &config);
+    for (u, html) in &pages {
+        let text = answer(&ex, u, html).expect("cleaned").extracted.text;
+        assert!(!text.contains("Follow the Riverside"), "{text}");
+    }
+    let text = answer(&ex, &pages[0].0, &pages[0].1)
+        .unwrap()
+        .extracted
+        .text;
+    assert!(text.contains(&STORIES[0][..40]), "{text}");
+    // A short line is no sentence: "Latest" alone says what it means only in its place.
+    let dom = dom::parse(&pages[0].1);
+    let keys = BlockKeys::of(&dom, &config);
+    let latest = dom.blocks.iter().position(|b| b.text == "Latest").unwrap();
+    assert!(keys.sentences[latest].keys.is_empty());
 }
