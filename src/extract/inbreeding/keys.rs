@@ -210,8 +210,10 @@ pub struct PathStat {
 /// What the learning pass keeps of a sampled page.
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
-    /// Distinct (path, text) keys and sentence keys ([`Sentences`]), sorted.
+    /// Distinct (path, text) keys, sorted.
     pub pairs: Vec<u64>,
+    /// Distinct sentence keys ([`Sentences`]), sorted.
+    pub sentences: Vec<u64>,
     /// Distinct paths, sorted by path.
     pub paths: Vec<PathStat>,
     /// Distinct paths of the blocks the local heuristic kept as the page's text, sorted
@@ -253,12 +255,20 @@ impl Profile {
     /// The profile of a page whose keys are computed.
     pub fn from_keys(keys: &BlockKeys) -> Profile {
         let mut pairs = keys.pair.clone();
-        pairs.extend(keys.sentences.iter().flat_map(|s| s.keys.iter()));
         pairs.sort_unstable();
         pairs.dedup();
+        let mut sentences: Vec<u64> = keys
+            .sentences
+            .iter()
+            .flat_map(|s| s.keys.iter())
+            .copied()
+            .collect();
+        sentences.sort_unstable();
+        sentences.dedup();
         let paths = path_stats(keys);
         Profile {
             pairs,
+            sentences,
             paths,
             kept_paths: None,
         }

@@ -87,7 +87,9 @@ pub struct InbreedingConfig {
     /// A line of a block with at least this many words (its share of the block's words)
     /// is also keyed by its text alone, wherever it sits: a block whose such lines are all
     /// on more than `majority` of the sample pages, and hold most of its words, is
-    /// template (`keys::Sentences`); 0: off.
+    /// template (`keys::Sentences`). A group of 2 to `min_group_pages` − 1 pages learns
+    /// these sentences only (`Model::sentences_only`). 0: off (and groups of two have no
+    /// model).
     pub sentence_min_words: u32,
 }
 
@@ -122,7 +124,8 @@ impl Default for InbreedingConfig {
             // two sites fell more than 0.05 below local.
             min_local_agreement: 0.5,
             // The heuristic's `min_content_words`: daniel-dev with its manifest 0.9269 →
-            // 0.9279 (ARCHITECTURE.md, style-inbreeding).
+            // 0.9279, with groups of two 0.9288 (5: 0.9279, 20: 0.9278 without groups of
+            // two; ARCHITECTURE.md, style-inbreeding).
             sentence_min_words: 10,
         }
     }

@@ -16,6 +16,11 @@ pub struct Model {
     pub pages_sampled: usize,
     /// (path, text) keys on more than `majority` of the sample pages.
     template_pairs: HashSet<u64>,
+    /// Sentence keys (`keys::Sentences`) on more than `majority` of them.
+    template_sentences: HashSet<u64>,
+    /// Learned from a group of fewer than `min_group_pages` pages: shared sentences only
+    /// (every sample page has them), no (path, text) keys, link columns or outside paths.
+    pub sentences_only: bool,
     /// Paths whose blocks are a link column on at least `link_path_share` of them.
     link_paths: HashSet<u64>,
     /// Paths on at least `structure_share` of them that the local heuristic kept as
@@ -65,6 +70,8 @@ pub fn learn(
     config: &InbreedingConfig,
 ) -> Result<Model, Unlearned> {
     let n = samples.len();
+    let sentences_only = n < config.min_group_pages;
+    let mut sentence_pages: HashMap<u64, u32> = HashMap::new();
     let mut pair_pages: HashMap<u64, u32> = HashMap::new();
     let mut path_pages: HashMap<u64, u32> = HashMap::new();
     let mut link_pages: HashMap<u64, u32> = HashMap::new();
@@ -75,6 +82,9 @@ pub fn learn(
         }
         for &k in &p.pairs {
             *pair_pages.entry(k).or_default() += 1;
+        }
+        for &k in &p.sentences {
+            *sentence_pages.entry(k).or_default() += 1;
         }
         for s in &p.paths {
             *path_pages.entry(s.path).or_default() += 1;
@@ -92,9 +102,33 @@ pub fn learn(
     if n < 2 || shared_median < config.min_shared_paths {
         return Err(Unlearned::TooVaried(shared_median));
     }
+    let majority = |c: u32| c as f64 > config.majority * n as f64;
+    let template_sentences: HashSet<u64> = sentence_pages
+        .into_iter()
+        .filter(|&(_, c)| majority(c))
+        .map(|(k, _)| k)
+        .collect();
+    if sentences_only {
+        return if template_sentences.is_empty() {
+            Err(Unlearned::NothingShared)
+        } else {
+            Ok(Model {
+                group: group.to_string(),
+                pages_sampled: n,
+                template_pairs: HashSet::new(),
+                template_sentences,
+                sentences_only,
+                link_paths: HashSet::new(),
+                outside_paths: HashSet::new(),
+                path_pages,
+                sampled: samples.iter().map(|(h, _)| *h).collect(),
+                shared_median,
+            })
+        };
+    }
     let template_pairs: HashSet<u64> = pair_pages
         .into_iter()
-        .filter(|&(_, c)| c as f64 > config.majority * n as f64)
+        .filter(|&(_, c)| majority(c))
         .map(|(k, _)| k)
         .collect();
     let link_needed = (config.link_path_share * n as f64).ceil().max(2.0) as u32;
@@ -104,13 +138,19 @@ pub fn learn(
         .map(|(k, _)| k)
         .collect();
     let outside_paths = outside_paths(samples, &path_pages, &kept_pages, config);
-    if template_pairs.is_empty() && link_paths.is_empty() && outside_paths.is_empty() {
+    if template_pairs.is_empty()
+        && template_sentences.is_empty()
+        && link_paths.is_empty()
+        && outside_paths.is_empty()
+    {
         return Err(Unlearned::NothingShared);
     }
     Ok(Model {
         group: group.to_string(),
         pages_sampled: n,
         template_pairs,
+        template_sentences,
+        sentences_only,
         link_paths,
         outside_paths,
         path_pages,
@@ -204,7 +244,7 @@ impl Model {
     fn shared_sentences(&self, s: &Sentences) -> bool {
         !s.keys.is_empty()
             && s.long_words > s.short_words
-            && s.keys.iter().all(|k| self.template_pairs.contains(k))
+            && s.keys.iter().all(|k| self.template_sentences.contains(k))
     }
 
     /// Per block of the page: its path is one the group's pages have outside their text.
@@ -231,7 +271,9 @@ impl ModelStore {
     /// The template masks of a page (shared texts and link columns; paths outside the
     /// group's text): the model of its most specific prefix that has one
     /// and that the page fits (wider prefixes are tried when a narrower group is too
-    /// small, too varied or of another layout).
+    /// small, too varied or of another layout). A model of shared sentences only (a
+    /// group of fewer than `min_group_pages`) is the last resort: a wider prefix's full
+    /// model goes first.
     pub fn mask(
         &self,
         keys: &BlockKeys,
@@ -239,11 +281,29 @@ impl ModelStore {
         url: &str,
         config: &InbreedingConfig,
     ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
+        let full = self.mask_with(keys, paths, url, config, false);
+        match full {
+            Err(Fallback::SmallGroup) => self.mask_with(keys, paths, url, config, true),
+            found => found,
+        }
+    }
+
+    /// [`mask`](Self::mask) with the full models, or with the sentence-only ones.
+    fn mask_with(
+        &self,
+        keys: &BlockKeys,
+        paths: &[PathStat],
+        url: &str,
+        config: &InbreedingConfig,
+        sentences_only: bool,
+    ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
         let hash = prefix_sample::url_hash(url);
         let mut why = Fallback::SmallGroup;
         for prefix in group::prefixes(url) {
             match self.models.get(&prefix) {
                 None => {}
+                Some(Ok(model)) if model.sentences_only != sentences_only => {}
+                Some(Err(_)) if sentences_only => {}
                 Some(Err(_)) if why == Fallback::SmallGroup => why = Fallback::TooVaried,
                 Some(Err(_)) => {}
                 Some(Ok(model)) => {
@@ -296,12 +356,17 @@ impl Learner {
     /// A model (or why none) for every prefix with enough pages.
     pub fn learn(self, config: &InbreedingConfig) -> ModelStore {
         use rayon::prelude::*;
+        // Groups of 2 to `min_group_pages - 1` pages learn shared sentences only; one
+        // that has none has no model (its pages fall back as a small group's).
         let models = self
             .sampler
-            .groups(config.min_group_pages)
+            .groups(config.min_group_pages.min(2))
             .into_par_iter()
-            .map(|(group, sample)| {
+            .filter_map(|(group, sample)| {
                 let m = learn(&group, &sample, config);
+                if sample.len() < config.min_group_pages && m.is_err() {
+                    return None;
+                }
                 match &m {
                     Ok(m) => tracing::debug!(
                         "inbreeding {group}: {} pages, shared paths {:.2}, {} template texts, {} link columns, {} paths outside the text",
@@ -313,7 +378,7 @@ impl Learner {
                     ),
                     Err(e) => tracing::debug!("inbreeding {group}: no model ({e:?})"),
                 }
-                (group, m)
+                Some((group, m))
             })
             .collect();
         ModelStore { models }

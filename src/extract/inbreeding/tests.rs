@@ -116,10 +116,41 @@ fn shared_menu_footer_and_latest_column_are_template_and_the_article_is_kept() {
 }
 
 #[test]
-fn a_group_of_two_pages_falls_back() {
+fn a_group_of_two_pages_learns_only_its_shared_sentences() {
     let config = InbreedingConfig::default();
     let pages: Vec<(String, String)> = (0..2).map(|k| (url(k), page(k))).collect();
     let ex = learned(&pages, &config);
+    for (k, (u, html)) in pages.iter().enumerate() {
+        let dom = dom::parse(html);
+        let mask = ex.template_mask(&dom, u).expect("shared sentences");
+        let marked = |needle: &str| {
+            dom.blocks
+                .iter()
+                .zip(&mask)
+                .any(|(b, &m)| m && b.text.contains(needle))
+        };
+        // The footer's long sentence is on both pages; two pages tell nothing of the
+        // short lines, the menu or the link columns.
+        assert!(marked("About us"));
+        for kept in [
+            "Town news",
+            "Copyright",
+            "Latest headline",
+            &STORIES[k][..30],
+        ] {
+            assert!(!marked(kept), "{kept}");
+        }
+        let text = answer(&ex, u, html).expect("cleaned").extracted.text;
+        assert!(text.contains(&STORIES[k][..40]), "{text}");
+        assert!(!text.contains("About us"), "{text}");
+    }
+    assert_eq!(counter(&ex, "groups_learned"), 2); // courier.test/news/ and courier.test/
+                                                   // Without sentences, a group of two has no model.
+    let off = InbreedingConfig {
+        sentence_min_words: 0,
+        ..InbreedingConfig::default()
+    };
+    let ex = learned(&pages, &off);
     let dom = dom::parse(&pages[0].1);
     assert_eq!(
         ex.template_mask(&dom, &pages[0].0),
@@ -128,6 +159,22 @@ fn a_group_of_two_pages_falls_back() {
     assert!(answer(&ex, &pages[0].0, &pages[0].1).is_none());
     assert_eq!(counter(&ex, "fallback_small_group"), 1);
     assert_eq!(counter(&ex, "groups_learned"), 0);
+}
+
+#[test]
+fn two_copies_of_one_page_are_no_template() {
+    // A story filed twice (a print copy): its sentences are on both pages, but they are
+    // the page's text; the copies guard leaves the pages to the local heuristic.
+    let config = InbreedingConfig::default();
+    let pages: Vec<(String, String)> = (0..2)
+        .map(|k| (format!("http://courier.test/news/{k}.html"), page(0)))
+        .collect();
+    let ex = learned(&pages, &config);
+    let dom = dom::parse(&pages[1].1);
+    assert_eq!(
+        ex.template_mask(&dom, &pages[1].0),
+        Err(Fallback::SharedText)
+    );
 }
 
 /// Pages of one directory with nothing in common: a blog post, a shop, a forum, a table
