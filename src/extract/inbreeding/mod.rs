@@ -87,10 +87,12 @@ pub struct InbreedingConfig {
     /// A line of a block with at least this many words (its share of the block's words)
     /// is also keyed by its text alone, wherever it sits: a block whose such lines are all
     /// on more than `majority` of the sample pages, and hold most of its words, is
-    /// template (`keys::Sentences`). A group of 2 to `min_group_pages` − 1 pages learns
-    /// these sentences only (`Model::sentences_only`). 0: off (and groups of two have no
-    /// model).
+    /// template (`keys::Sentences`); 0: off.
     pub sentence_min_words: u32,
+    /// A group of 2 to `min_group_pages` − 1 pages learns the (path, text) keys and
+    /// sentences on all its pages, and nothing else (`Model::small_group`); false: such
+    /// groups have no model.
+    pub small_groups: bool,
 }
 
 impl Default for InbreedingConfig {
@@ -124,9 +126,10 @@ impl Default for InbreedingConfig {
             // two sites fell more than 0.05 below local.
             min_local_agreement: 0.5,
             // The heuristic's `min_content_words`: daniel-dev with its manifest 0.9269 →
-            // 0.9279, with groups of two 0.9288 (5: 0.9279, 20: 0.9278 without groups of
-            // two; ARCHITECTURE.md, style-inbreeding).
+            // 0.9279 (5: 0.9279, 20: 0.9278; ARCHITECTURE.md, style-inbreeding).
             sentence_min_words: 10,
+            // daniel-dev with its manifest 0.9279 → 0.9290 (ARCHITECTURE.md).
+            small_groups: true,
         }
     }
 }

@@ -18,9 +18,10 @@ pub struct Model {
     template_pairs: HashSet<u64>,
     /// Sentence keys (`keys::Sentences`) on more than `majority` of them.
     template_sentences: HashSet<u64>,
-    /// Learned from a group of fewer than `min_group_pages` pages: shared sentences only
-    /// (every sample page has them), no (path, text) keys, link columns or outside paths.
-    pub sentences_only: bool,
+    /// Learned from a group of fewer than `min_group_pages` pages (`small_groups`): the
+    /// (path, text) keys and sentences on all its pages only, no link columns or outside
+    /// paths; tried after every full model of the page's prefixes.
+    pub small_group: bool,
     /// Paths whose blocks are a link column on at least `link_path_share` of them.
     link_paths: HashSet<u64>,
     /// Paths on at least `structure_share` of them that the local heuristic kept as
@@ -70,7 +71,7 @@ pub fn learn(
     config: &InbreedingConfig,
 ) -> Result<Model, Unlearned> {
     let n = samples.len();
-    let sentences_only = n < config.min_group_pages;
+    let small_group = n < config.min_group_pages;
     let mut sentence_pages: HashMap<u64, u32> = HashMap::new();
     let mut pair_pages: HashMap<u64, u32> = HashMap::new();
     let mut path_pages: HashMap<u64, u32> = HashMap::new();
@@ -108,16 +109,24 @@ pub fn learn(
         .filter(|&(_, c)| majority(c))
         .map(|(k, _)| k)
         .collect();
-    if sentences_only {
-        return if template_sentences.is_empty() {
+    let template_pairs: HashSet<u64> = pair_pages
+        .into_iter()
+        .filter(|&(_, c)| majority(c))
+        .map(|(k, _)| k)
+        .collect();
+    if small_group {
+        // Two pages cannot tell a link column or a path outside the text from a page's
+        // own list; what both say word for word, where it sits or as a sentence, is the
+        // site's (a copy of one story is refused by the shared-text guard).
+        return if template_pairs.is_empty() && template_sentences.is_empty() {
             Err(Unlearned::NothingShared)
         } else {
             Ok(Model {
                 group: group.to_string(),
                 pages_sampled: n,
-                template_pairs: HashSet::new(),
+                template_pairs,
                 template_sentences,
-                sentences_only,
+                small_group,
                 link_paths: HashSet::new(),
                 outside_paths: HashSet::new(),
                 path_pages,
@@ -126,11 +135,6 @@ pub fn learn(
             })
         };
     }
-    let template_pairs: HashSet<u64> = pair_pages
-        .into_iter()
-        .filter(|&(_, c)| majority(c))
-        .map(|(k, _)| k)
-        .collect();
     let link_needed = (config.link_path_share * n as f64).ceil().max(2.0) as u32;
     let link_paths: HashSet<u64> = link_pages
         .into_iter()
@@ -150,7 +154,7 @@ pub fn learn(
         pages_sampled: n,
         template_pairs,
         template_sentences,
-        sentences_only,
+        small_group,
         link_paths,
         outside_paths,
         path_pages,
@@ -271,9 +275,9 @@ impl ModelStore {
     /// The template masks of a page (shared texts and link columns; paths outside the
     /// group's text): the model of its most specific prefix that has one
     /// and that the page fits (wider prefixes are tried when a narrower group is too
-    /// small, too varied or of another layout). A model of shared sentences only (a
-    /// group of fewer than `min_group_pages`) is the last resort: a wider prefix's full
-    /// model goes first.
+    /// small, too varied or of another layout). A small group's model (fewer than
+    /// `min_group_pages` pages) is the last resort: a wider prefix's full model goes
+    /// first.
     pub fn mask(
         &self,
         keys: &BlockKeys,
@@ -288,22 +292,22 @@ impl ModelStore {
         }
     }
 
-    /// [`mask`](Self::mask) with the full models, or with the sentence-only ones.
+    /// [`mask`](Self::mask) with the full models, or with the small groups' ones.
     fn mask_with(
         &self,
         keys: &BlockKeys,
         paths: &[PathStat],
         url: &str,
         config: &InbreedingConfig,
-        sentences_only: bool,
+        small_group: bool,
     ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
         let hash = prefix_sample::url_hash(url);
         let mut why = Fallback::SmallGroup;
         for prefix in group::prefixes(url) {
             match self.models.get(&prefix) {
                 None => {}
-                Some(Ok(model)) if model.sentences_only != sentences_only => {}
-                Some(Err(_)) if sentences_only => {}
+                Some(Ok(model)) if model.small_group != small_group => {}
+                Some(Err(_)) if small_group => {}
                 Some(Err(_)) if why == Fallback::SmallGroup => why = Fallback::TooVaried,
                 Some(Err(_)) => {}
                 Some(Ok(model)) => {
@@ -356,11 +360,17 @@ impl Learner {
     /// A model (or why none) for every prefix with enough pages.
     pub fn learn(self, config: &InbreedingConfig) -> ModelStore {
         use rayon::prelude::*;
-        // Groups of 2 to `min_group_pages - 1` pages learn shared sentences only; one
-        // that has none has no model (its pages fall back as a small group's).
+        // Groups of 2 to `min_group_pages - 1` pages (`small_groups`) learn what is on all
+        // their pages; one that has nothing has no model (its pages fall back as a small
+        // group's).
+        let smallest = if config.small_groups {
+            config.min_group_pages.min(2)
+        } else {
+            config.min_group_pages
+        };
         let models = self
             .sampler
-            .groups(config.min_group_pages.min(2))
+            .groups(smallest)
             .into_par_iter()
             .filter_map(|(group, sample)| {
                 let m = learn(&group, &sample, config);
