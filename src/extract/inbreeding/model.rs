@@ -277,7 +277,7 @@ impl ModelStore {
     /// and that the page fits (wider prefixes are tried when a narrower group is too
     /// small, too varied or of another layout). A small group's model (fewer than
     /// `min_group_pages` pages) is the last resort: a wider prefix's full model goes
-    /// first.
+    /// first, and only the page's own directory's is used.
     pub fn mask(
         &self,
         keys: &BlockKeys,
@@ -303,7 +303,12 @@ impl ModelStore {
     ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
         let hash = prefix_sample::url_hash(url);
         let mut why = Fallback::SmallGroup;
-        for prefix in group::prefixes(url) {
+        // A small group's model serves only the pages of its own directory: two pages
+        // that share no more than a wider prefix may be a story and its print copy in
+        // another section, whose shared text is no template.
+        let prefixes = group::prefixes(url);
+        let tried = if small_group { 1 } else { prefixes.len() };
+        for prefix in prefixes.into_iter().take(tried) {
             match self.models.get(&prefix) {
                 None => {}
                 Some(Ok(model)) if model.small_group != small_group => {}

@@ -415,3 +415,19 @@ fn a_site_sentence_nested_differently_on_one_page_is_template_there_too() {
     let latest = dom.blocks.iter().position(|b| b.text == "Latest").unwrap();
     assert!(keys.sentences[latest].keys.is_empty());
 }
+
+#[test]
+fn two_pages_of_different_directories_learn_nothing() {
+    // A story and its print copy in another section share much of their text and only
+    // the site's root prefix: a group of two serves its own directory only.
+    let config = InbreedingConfig::default();
+    let pages = [
+        ("http://courier.test/news/0.html".to_string(), page(0)),
+        ("http://courier.test/print/0.html".to_string(), page(1)),
+    ];
+    let ex = learned(&pages, &config);
+    for (u, html) in &pages {
+        let dom = dom::parse(html);
+        assert_eq!(ex.template_mask(&dom, u), Err(Fallback::SmallGroup));
+    }
+}
