@@ -1,6 +1,7 @@
 //! Style-inbreeding end to end on `fixtures/inbreeding/`: an invented paper whose five
 //! pages share a menu, an "about us" paragraph inside the article column, a footer and a
-//! "latest" column whose headlines change; and a two-page blog, too small a group.
+//! "latest" column whose headlines change; and a two-page blog, a group of two that learns
+//! only what both its pages say.
 
 mod common;
 use common::*;
@@ -27,7 +28,7 @@ fn extract(extra: &[&str]) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn shared_blocks_are_dropped_the_articles_kept_and_small_groups_fall_back() {
+fn shared_blocks_are_dropped_the_articles_kept_and_groups_of_two_learn_what_both_say() {
     let records = extract(&["--cross-page", "inbreeding"]);
     let expect = jsonl(&fixtures().join("inbreeding/expect.jsonl"));
     assert_eq!(records.len(), expect.len());
@@ -98,11 +99,10 @@ fn run_counts_pages_cleaned_and_fall_backs_by_reason() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("summary.json")).unwrap())
             .unwrap();
-    assert_eq!(summary["methods"]["inbreeding+heuristic"], 5);
-    assert_eq!(summary["methods"]["heuristic"], 2);
+    assert_eq!(summary["methods"]["inbreeding+heuristic"], 7);
     let c = &summary["extractors"]["inbreeding"];
-    assert_eq!(c["pages_cleaned"], 5);
-    assert_eq!(c["fallback_small_group"], 2);
+    assert_eq!(c["pages_cleaned"], 7);
+    assert_eq!(c["fallback_small_group"], 0);
     assert_eq!(c["fallback_too_varied"], 0);
 }
 

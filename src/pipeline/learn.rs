@@ -160,13 +160,9 @@ fn learn_pass(
             let profile = use_inbreeding.then(|| {
                 let ib = &config.inbreeding;
                 if ib.structure_share <= 1.0 {
-                    inbreeding::Profile::with_local(
-                        &parsed.dom,
-                        ib.max_link_density,
-                        &config.heuristic,
-                    )
+                    inbreeding::Profile::with_local(&parsed.dom, ib, &config.heuristic)
                 } else {
-                    inbreeding::Profile::of(&parsed.dom, ib.max_link_density)
+                    inbreeding::Profile::of(&parsed.dom, ib)
                 }
             });
             let saved_fit = match &vector {

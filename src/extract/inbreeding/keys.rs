@@ -6,6 +6,8 @@
 use crate::extract::dom::{PageDom, NO_ELEM};
 use crate::extract::heuristic::{self, HeuristicConfig};
 
+use super::InbreedingConfig;
+
 /// How many elements, from a block's own element up, name their class kind in the
 /// block's path; the ancestors above name only their tag. Site-wide wrappers high up
 /// often carry a per-section class (BBC's `<div class="edinburgh-east-and-fife">`), which
@@ -14,6 +16,50 @@ use crate::extract::heuristic::{self, HeuristicConfig};
 /// 0.8852, 2 levels 0.8853, 3 levels 0.8845, 4 levels 0.8840, every level 0.8832. 2 keeps
 /// a list item's class and its list's, to tell a menu's items from a teaser list's.
 pub const PATH_CLASS_LEVELS: usize = 2;
+
+/// A block's lines (its text between line breaks) of at least `sentence_min_words` words
+/// (`InbreedingConfig`), as keys of their normalized text alone, wherever they sit, and
+/// the words of its other lines. A sentence this long on most pages of a group is the
+/// site's (a "follow us on Facebook" line, a disclaimer), also where the pages nest it
+/// differently (a block of its own on some pages, a line of a longer block on others); a
+/// shorter line ("Read more", a section's name) says what it means only in its place. A line's words are the block's words in
+/// proportion to the line's letters (the page's word count is per script; no second
+/// tokenizer).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sentences {
+    pub keys: Vec<u64>,
+    /// Words in the lines that are keys.
+    pub long_words: u32,
+    /// Words in the other lines.
+    pub short_words: u32,
+}
+
+impl Sentences {
+    /// The sentences of at least `min_words` (none when 0) of a block of `words` words
+    /// with text `text` (`scratch` reused).
+    fn of(text: &str, words: u32, min_words: u32, scratch: &mut String) -> Sentences {
+        let letters = |t: &str| t.chars().filter(|c| c.is_alphabetic()).count() as u64;
+        let all = letters(text).max(1);
+        let mut out = Sentences::default();
+        for line in text.split('\n') {
+            let w = (words as u64 * letters(line) / all) as u32;
+            if min_words > 0 && w >= min_words {
+                normalized_text(line, scratch);
+                out.keys.push(sentence_key(scratch));
+                out.long_words += w;
+            } else {
+                out.short_words += w;
+            }
+        }
+        out
+    }
+}
+
+/// The key of a normalized text alone: a hash with a seed no path has in practice, so it
+/// never equals a (path, text) key.
+fn sentence_key(normalized: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(normalized.as_bytes(), u64::MAX)
+}
 
 /// The path and (path, text) keys of every block of a page, in block order.
 #[derive(Debug, Clone, Default)]
@@ -24,6 +70,8 @@ pub struct BlockKeys {
     pub path: Vec<u64>,
     /// Per block: hash of its path and its normalized text ([`normalized_text`]).
     pub pair: Vec<u64>,
+    /// Per block: its long lines as keys of their text alone ([`Sentences`]).
+    pub sentences: Vec<Sentences>,
     /// Per block: it sits in a link column, i.e. the element around its own (its
     /// element's parent: the list around a list item, the teaser around its title) is
     /// mostly link words. A teaser's linked title beside its blurb is not.
@@ -33,8 +81,10 @@ pub struct BlockKeys {
 }
 
 impl BlockKeys {
-    /// Keys of `dom`'s blocks; link columns by `max_link_density`.
-    pub fn of(dom: &PageDom, max_link_density: f64) -> BlockKeys {
+    /// Keys of `dom`'s blocks; link columns by `config.max_link_density`, sentences of
+    /// at least `config.sentence_min_words` (none when 0).
+    pub fn of(dom: &PageDom, config: &InbreedingConfig) -> BlockKeys {
+        let max_link_density = config.max_link_density;
         let mut tag_path = vec![0u64; dom.elements.len()];
         let mut elem_path = vec![0u64; dom.elements.len()];
         for (i, e) in dom.elements.iter().enumerate() {
@@ -57,12 +107,18 @@ impl BlockKeys {
             elem_path[i] = h;
         }
         let mut text = String::new();
-        let (mut path, mut pair) = (Vec::new(), Vec::new());
+        let (mut path, mut pair, mut sentences) = (Vec::new(), Vec::new(), Vec::new());
         for b in &dom.blocks {
             let p = elem_path.get(b.elem as usize).copied().unwrap_or(0);
             normalized_text(&b.text, &mut text);
             path.push(p);
             pair.push(xxhash_rust::xxh3::xxh3_64_with_seed(text.as_bytes(), p));
+            sentences.push(Sentences::of(
+                &b.text,
+                b.words,
+                config.sentence_min_words,
+                &mut text,
+            ));
         }
         let in_link_column = link_columns(dom, max_link_density);
         let link_dense = dom
@@ -73,6 +129,7 @@ impl BlockKeys {
         BlockKeys {
             path,
             pair,
+            sentences,
             in_link_column,
             link_dense,
         }
@@ -155,6 +212,8 @@ pub struct PathStat {
 pub struct Profile {
     /// Distinct (path, text) keys, sorted.
     pub pairs: Vec<u64>,
+    /// Distinct sentence keys ([`Sentences`]), sorted.
+    pub sentences: Vec<u64>,
     /// Distinct paths, sorted by path.
     pub paths: Vec<PathStat>,
     /// Distinct paths of the blocks the local heuristic kept as the page's text, sorted
@@ -164,15 +223,19 @@ pub struct Profile {
 
 impl Profile {
     /// The profile of a page.
-    pub fn of(dom: &PageDom, max_link_density: f64) -> Profile {
-        let keys = BlockKeys::of(dom, max_link_density);
+    pub fn of(dom: &PageDom, config: &InbreedingConfig) -> Profile {
+        let keys = BlockKeys::of(dom, config);
         Profile::from_keys(&keys)
     }
 
     /// The profile of a page with the paths of the blocks the local heuristic keeps
     /// (`config`), so that the group can learn where its pages' text is.
-    pub fn with_local(dom: &PageDom, max_link_density: f64, config: &HeuristicConfig) -> Profile {
-        let keys = BlockKeys::of(dom, max_link_density);
+    pub fn with_local(
+        dom: &PageDom,
+        inbreeding: &InbreedingConfig,
+        config: &HeuristicConfig,
+    ) -> Profile {
+        let keys = BlockKeys::of(dom, inbreeding);
         let mut profile = Profile::from_keys(&keys);
         let local = heuristic::extract(dom, config);
         let kept = kept_blocks(dom, &local.text);
@@ -194,9 +257,18 @@ impl Profile {
         let mut pairs = keys.pair.clone();
         pairs.sort_unstable();
         pairs.dedup();
+        let mut sentences: Vec<u64> = keys
+            .sentences
+            .iter()
+            .flat_map(|s| s.keys.iter())
+            .copied()
+            .collect();
+        sentences.sort_unstable();
+        sentences.dedup();
         let paths = path_stats(keys);
         Profile {
             pairs,
+            sentences,
             paths,
             kept_paths: None,
         }

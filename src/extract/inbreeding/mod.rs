@@ -84,6 +84,15 @@ pub struct InbreedingConfig {
     /// The outside paths are used on a page only when at least this share of the words
     /// the page then keeps are words the local heuristic keeps too.
     pub min_local_agreement: f64,
+    /// A line of a block with at least this many words (its share of the block's words)
+    /// is also keyed by its text alone, wherever it sits: a block whose such lines are all
+    /// on more than `majority` of the sample pages, and hold most of its words, is
+    /// template (`keys::Sentences`); 0: off.
+    pub sentence_min_words: u32,
+    /// A group of 2 to `min_group_pages` − 1 pages learns the (path, text) keys and
+    /// sentences on all its pages, and nothing else (`Model::small_group`); false: such
+    /// groups have no model.
+    pub small_groups: bool,
 }
 
 impl Default for InbreedingConfig {
@@ -116,6 +125,11 @@ impl Default for InbreedingConfig {
             // 0.3: 0.9087 (a page moved to other text), 0.8: 0.9094; without the check
             // two sites fell more than 0.05 below local.
             min_local_agreement: 0.5,
+            // The heuristic's `min_content_words`: daniel-dev with its manifest 0.9269 →
+            // 0.9279 (5: 0.9279, 20: 0.9278; ARCHITECTURE.md, style-inbreeding).
+            sentence_min_words: 10,
+            // daniel-dev with its manifest 0.9279 → 0.9290 (ARCHITECTURE.md).
+            small_groups: true,
         }
     }
 }
@@ -164,7 +178,7 @@ impl Inbreeding {
     /// [`template_mask`](Self::template_mask), with the page cleaned with it when the
     /// agreement test of the outside paths had to clean it already.
     fn masked(&self, dom: &PageDom, url: &str) -> Result<Masked, Fallback> {
-        let keys = BlockKeys::of(dom, self.config.max_link_density);
+        let keys = BlockKeys::of(dom, &self.config);
         let paths = path_stats(&keys);
         let (mut mask, outside) = self.store.mask(&keys, &paths, url, &self.config)?;
         let mut cleaned = None;

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::keys::{BlockKeys, PathStat, Profile};
+use super::keys::{BlockKeys, PathStat, Profile, Sentences};
 use super::InbreedingConfig;
 use crate::extract::prefix_sample::{self, PrefixSampler};
 use crate::group;
@@ -16,6 +16,12 @@ pub struct Model {
     pub pages_sampled: usize,
     /// (path, text) keys on more than `majority` of the sample pages.
     template_pairs: HashSet<u64>,
+    /// Sentence keys (`keys::Sentences`) on more than `majority` of them.
+    template_sentences: HashSet<u64>,
+    /// Learned from a group of fewer than `min_group_pages` pages (`small_groups`): the
+    /// (path, text) keys and sentences on all its pages only, no link columns or outside
+    /// paths; tried after every full model of the page's prefixes.
+    pub small_group: bool,
     /// Paths whose blocks are a link column on at least `link_path_share` of them.
     link_paths: HashSet<u64>,
     /// Paths on at least `structure_share` of them that the local heuristic kept as
@@ -65,6 +71,8 @@ pub fn learn(
     config: &InbreedingConfig,
 ) -> Result<Model, Unlearned> {
     let n = samples.len();
+    let small_group = n < config.min_group_pages;
+    let mut sentence_pages: HashMap<u64, u32> = HashMap::new();
     let mut pair_pages: HashMap<u64, u32> = HashMap::new();
     let mut path_pages: HashMap<u64, u32> = HashMap::new();
     let mut link_pages: HashMap<u64, u32> = HashMap::new();
@@ -75,6 +83,9 @@ pub fn learn(
         }
         for &k in &p.pairs {
             *pair_pages.entry(k).or_default() += 1;
+        }
+        for &k in &p.sentences {
+            *sentence_pages.entry(k).or_default() += 1;
         }
         for s in &p.paths {
             *path_pages.entry(s.path).or_default() += 1;
@@ -92,11 +103,38 @@ pub fn learn(
     if n < 2 || shared_median < config.min_shared_paths {
         return Err(Unlearned::TooVaried(shared_median));
     }
-    let template_pairs: HashSet<u64> = pair_pages
+    let majority = |c: u32| c as f64 > config.majority * n as f64;
+    let template_sentences: HashSet<u64> = sentence_pages
         .into_iter()
-        .filter(|&(_, c)| c as f64 > config.majority * n as f64)
+        .filter(|&(_, c)| majority(c))
         .map(|(k, _)| k)
         .collect();
+    let template_pairs: HashSet<u64> = pair_pages
+        .into_iter()
+        .filter(|&(_, c)| majority(c))
+        .map(|(k, _)| k)
+        .collect();
+    if small_group {
+        // Two pages cannot tell a link column or a path outside the text from a page's
+        // own list; what both say word for word, where it sits or as a sentence, is the
+        // site's (a copy of one story is refused by the shared-text guard).
+        return if template_pairs.is_empty() && template_sentences.is_empty() {
+            Err(Unlearned::NothingShared)
+        } else {
+            Ok(Model {
+                group: group.to_string(),
+                pages_sampled: n,
+                template_pairs,
+                template_sentences,
+                small_group,
+                link_paths: HashSet::new(),
+                outside_paths: HashSet::new(),
+                path_pages,
+                sampled: samples.iter().map(|(h, _)| *h).collect(),
+                shared_median,
+            })
+        };
+    }
     let link_needed = (config.link_path_share * n as f64).ceil().max(2.0) as u32;
     let link_paths: HashSet<u64> = link_pages
         .into_iter()
@@ -104,13 +142,19 @@ pub fn learn(
         .map(|(k, _)| k)
         .collect();
     let outside_paths = outside_paths(samples, &path_pages, &kept_pages, config);
-    if template_pairs.is_empty() && link_paths.is_empty() && outside_paths.is_empty() {
+    if template_pairs.is_empty()
+        && template_sentences.is_empty()
+        && link_paths.is_empty()
+        && outside_paths.is_empty()
+    {
         return Err(Unlearned::NothingShared);
     }
     Ok(Model {
         group: group.to_string(),
         pages_sampled: n,
         template_pairs,
+        template_sentences,
+        small_group,
         link_paths,
         outside_paths,
         path_pages,
@@ -184,15 +228,27 @@ impl Model {
     /// came back, its mean F1 0.782 local → 0.732; with this rule 0.782, all pages 0.8853
     /// either way).
     pub fn mask(&self, keys: &BlockKeys) -> Vec<bool> {
+        let shared =
+            |k: &u64, s: &Sentences| self.template_pairs.contains(k) || self.shared_sentences(s);
         keys.pair
             .iter()
+            .zip(&keys.sentences)
             .zip(&keys.path)
             .zip(&keys.in_link_column)
             .zip(&keys.link_dense)
-            .map(|(((k, p), &column), &dense)| {
-                column && self.link_paths.contains(p) || !dense && self.template_pairs.contains(k)
+            .map(|((((k, s), p), &column), &dense)| {
+                column && self.link_paths.contains(p) || !dense && shared(k, s)
             })
             .collect()
+    }
+
+    /// A block whose long lines are all sentences most of the group's pages have,
+    /// wherever they sit, and hold most of its words: the site's sentence nested
+    /// differently on this page (see [`Sentences`]).
+    fn shared_sentences(&self, s: &Sentences) -> bool {
+        !s.keys.is_empty()
+            && s.long_words > s.short_words
+            && s.keys.iter().all(|k| self.template_sentences.contains(k))
     }
 
     /// Per block of the page: its path is one the group's pages have outside their text.
@@ -219,7 +275,9 @@ impl ModelStore {
     /// The template masks of a page (shared texts and link columns; paths outside the
     /// group's text): the model of its most specific prefix that has one
     /// and that the page fits (wider prefixes are tried when a narrower group is too
-    /// small, too varied or of another layout).
+    /// small, too varied or of another layout). A small group's model (fewer than
+    /// `min_group_pages` pages) is the last resort: a wider prefix's full model goes
+    /// first, and only the page's own directory's is used.
     pub fn mask(
         &self,
         keys: &BlockKeys,
@@ -227,11 +285,34 @@ impl ModelStore {
         url: &str,
         config: &InbreedingConfig,
     ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
+        let full = self.mask_with(keys, paths, url, config, false);
+        match full {
+            Err(Fallback::SmallGroup) => self.mask_with(keys, paths, url, config, true),
+            found => found,
+        }
+    }
+
+    /// [`mask`](Self::mask) with the full models, or with the small groups' ones.
+    fn mask_with(
+        &self,
+        keys: &BlockKeys,
+        paths: &[PathStat],
+        url: &str,
+        config: &InbreedingConfig,
+        small_group: bool,
+    ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
         let hash = prefix_sample::url_hash(url);
         let mut why = Fallback::SmallGroup;
-        for prefix in group::prefixes(url) {
+        // A small group's model serves only the pages of its own directory: two pages
+        // that share no more than a wider prefix may be a story and its print copy in
+        // another section, whose shared text is no template.
+        let prefixes = group::prefixes(url);
+        let tried = if small_group { 1 } else { prefixes.len() };
+        for prefix in prefixes.into_iter().take(tried) {
             match self.models.get(&prefix) {
                 None => {}
+                Some(Ok(model)) if model.small_group != small_group => {}
+                Some(Err(_)) if small_group => {}
                 Some(Err(_)) if why == Fallback::SmallGroup => why = Fallback::TooVaried,
                 Some(Err(_)) => {}
                 Some(Ok(model)) => {
@@ -284,12 +365,23 @@ impl Learner {
     /// A model (or why none) for every prefix with enough pages.
     pub fn learn(self, config: &InbreedingConfig) -> ModelStore {
         use rayon::prelude::*;
+        // Groups of 2 to `min_group_pages - 1` pages (`small_groups`) learn what is on all
+        // their pages; one that has nothing has no model (its pages fall back as a small
+        // group's).
+        let smallest = if config.small_groups {
+            config.min_group_pages.min(2)
+        } else {
+            config.min_group_pages
+        };
         let models = self
             .sampler
-            .groups(config.min_group_pages)
+            .groups(smallest)
             .into_par_iter()
-            .map(|(group, sample)| {
+            .filter_map(|(group, sample)| {
                 let m = learn(&group, &sample, config);
+                if sample.len() < config.min_group_pages && m.is_err() {
+                    return None;
+                }
                 match &m {
                     Ok(m) => tracing::debug!(
                         "inbreeding {group}: {} pages, shared paths {:.2}, {} template texts, {} link columns, {} paths outside the text",
@@ -301,7 +393,7 @@ impl Learner {
                     ),
                     Err(e) => tracing::debug!("inbreeding {group}: no model ({e:?})"),
                 }
-                (group, m)
+                Some((group, m))
             })
             .collect();
         ModelStore { models }
