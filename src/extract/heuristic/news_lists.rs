@@ -105,7 +105,13 @@ fn number_words(text: &str) -> u32 {
 /// 14:01"): every word of it digits, and a date or time among them. Its numbers are no
 /// prose, wherever it stands.
 pub(super) fn is_bare_timestamp(b: &Block) -> bool {
-    b.words > 0 && number_words(&b.text) == b.words && is_dated(&b.text)
+    // A letter makes a word that is no number; prose shows one within its first bytes,
+    // so this test stops early where the word count below would read the whole block
+    // (it runs on every block of every listing item, in each value of a pass).
+    b.words > 0
+        && !b.text.chars().any(char::is_alphabetic)
+        && number_words(&b.text) == b.words
+        && is_dated(&b.text)
 }
 
 /// Whether a line carries a date or a time of day (`10:54`, `10.04.2013`, `17 января
