@@ -131,3 +131,65 @@ fn cross_page_flags_that_do_not_go_together_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--templates"));
 }
+
+#[test]
+fn two_editions_of_one_story_stay_the_heuristic_s_and_are_one_cluster() {
+    // A group of two whose pages share the story (an edition and its update, the
+    // footer rewritten in between): no template of the site, so neither page is left
+    // with only its header, and dedup sees the two copies.
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes");
+    std::fs::create_dir(&notes).unwrap();
+    let first =
+        std::fs::read_to_string(fixtures().join("inbreeding/plot17.example/notes/1.html")).unwrap();
+    let update = first.replace(
+        "Written on a bench at plot 17. Comments by letter only.",
+        "Updated in March: the beans flowered early, and the blackfly stayed away from the \
+         pinched tops, so the second sowing goes in next week along the shed.",
+    );
+    assert_ne!(first, update);
+    std::fs::write(notes.join("1.html"), &first).unwrap();
+    std::fs::write(notes.join("1-update.html"), &update).unwrap();
+    let manifest = dir.path().join("manifest.jsonl");
+    write_jsonl(
+        &manifest,
+        &["1.html", "1-update.html"].map(|f| {
+            serde_json::json!({
+                "path": notes.join(f),
+                "url": format!("http://plot17.example/notes/{f}"),
+            })
+        }),
+    );
+    let out_dir = dir.path().join("out");
+    let out = run(&[
+        "run",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pages = jsonl(&out_dir.join("pages.jsonl"));
+    assert_eq!(pages.len(), 2);
+    for p in &pages {
+        assert_eq!(p["method"], "heuristic", "{p}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        summary["extractors"]["inbreeding"]["fallback_shared_text"],
+        2
+    );
+    let clusters = jsonl(&out_dir.join("clusters.jsonl"));
+    assert!(
+        clusters
+            .iter()
+            .any(|c| c["members"].as_array().is_some_and(|m| m.len() == 2)),
+        "{clusters:?}"
+    );
+}

@@ -180,7 +180,11 @@ impl Inbreeding {
     fn masked(&self, dom: &PageDom, url: &str) -> Result<Masked, Fallback> {
         let keys = BlockKeys::of(dom, &self.config);
         let paths = path_stats(&keys);
-        let (mut mask, outside) = self.store.mask(&keys, &paths, url, &self.config)?;
+        let found = self.store.mask(&keys, &paths, url, &self.config)?;
+        let (mut mask, outside) = (found.shared, found.outside);
+        if found.small_group && self.masks_local_answer(dom, &mask) {
+            return Err(Fallback::SharedText);
+        }
         let mut cleaned = None;
         if outside.iter().any(|&o| o) {
             let local = crate::extract::trace::unrecorded(|| {
@@ -211,6 +215,30 @@ impl Inbreeding {
             return Err(Fallback::SharedText);
         }
         Ok(Masked { mask, cleaned })
+    }
+
+    /// Whether `mask` takes most of the words of the local heuristic's answer. A small
+    /// group's model knows only what its two or three pages say alike; when that is most
+    /// of a page's own text, the pages are copies of one story (an edition and its
+    /// update, a story filed twice in one section), not pages of one template: masked,
+    /// each would be left with its menus. The shared-text guard of the whole page does
+    /// not see it: the menus and lists around the copies can differ.
+    fn masks_local_answer(&self, dom: &PageDom, mask: &[bool]) -> bool {
+        let local =
+            crate::extract::trace::unrecorded(|| super::heuristic::extract(dom, &self.heuristic));
+        let (mut all, mut masked) = (0u64, 0u64);
+        for ((b, k), &m) in dom
+            .blocks
+            .iter()
+            .zip(kept_blocks(dom, &local.text))
+            .zip(mask)
+        {
+            if k {
+                all += b.words as u64;
+                masked += if m { b.words as u64 } else { 0 };
+            }
+        }
+        2 * masked > all
     }
 
     /// The outside-path blocks that may be marked on this page: those the local heuristic

@@ -265,6 +265,17 @@ impl Model {
     }
 }
 
+/// A page's masks from the model that serves it ([`ModelStore::mask`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageMasks {
+    /// Blocks the group shares (text, sentences, link columns).
+    pub shared: Vec<bool>,
+    /// Blocks on paths the group's pages have outside their text.
+    pub outside: Vec<bool>,
+    /// The model is a small group's ([`Model::small_group`]).
+    pub small_group: bool,
+}
+
 /// Models (or why there is none) by URL prefix, for the prefixes with enough pages.
 #[derive(Debug, Default)]
 pub struct ModelStore {
@@ -284,7 +295,7 @@ impl ModelStore {
         paths: &[PathStat],
         url: &str,
         config: &InbreedingConfig,
-    ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
+    ) -> Result<PageMasks, Fallback> {
         let full = self.mask_with(keys, paths, url, config, false);
         match full {
             Err(Fallback::SmallGroup) => self.mask_with(keys, paths, url, config, true),
@@ -300,7 +311,7 @@ impl ModelStore {
         url: &str,
         config: &InbreedingConfig,
         small_group: bool,
-    ) -> Result<(Vec<bool>, Vec<bool>), Fallback> {
+    ) -> Result<PageMasks, Fallback> {
         let hash = prefix_sample::url_hash(url);
         let mut why = Fallback::SmallGroup;
         // A small group's model serves only the pages of its own directory: two pages
@@ -323,7 +334,11 @@ impl ModelStore {
                     let mask = model.mask(keys);
                     let outside = model.outside_mask(keys);
                     return if mask.iter().chain(&outside).any(|&m| m) {
-                        Ok((mask, outside))
+                        Ok(PageMasks {
+                            shared: mask,
+                            outside,
+                            small_group,
+                        })
                     } else {
                         Err(Fallback::NoTemplateBlocks)
                     };
