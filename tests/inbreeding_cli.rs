@@ -161,18 +161,7 @@ fn two_editions_of_one_story_stay_the_heuristic_s_and_are_one_cluster() {
         }),
     );
     let out_dir = dir.path().join("out");
-    let out = run(&[
-        "run",
-        "--manifest",
-        manifest.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_manifest(&manifest, &out_dir);
     let pages = jsonl(&out_dir.join("pages.jsonl"));
     assert_eq!(pages.len(), 2);
     for p in &pages {

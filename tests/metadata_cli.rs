@@ -100,18 +100,7 @@ fn canonical_pairs_and_published_decides_the_main() {
     let manifest = fixtures().join("metadata/manifest.jsonl");
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("with");
-    let out = run(&[
-        "run",
-        "--manifest",
-        manifest.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_manifest(&manifest, &out_dir);
     let clusters = jsonl(&out_dir.join("clusters.jsonl"));
     assert_eq!(clusters.len(), 1, "{clusters:?}");
     let c = &clusters[0];

@@ -21,6 +21,22 @@ pub fn run(args: &[&str]) -> Output {
     out
 }
 
+/// `thresher run --manifest MANIFEST --out OUT_DIR`, which must succeed.
+pub fn run_manifest(manifest: &Path, out_dir: &Path) {
+    let out = run(&[
+        "run",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 pub fn jsonl(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -114,34 +114,23 @@ pub fn learn(
         .filter(|&(_, c)| majority(c))
         .map(|(k, _)| k)
         .collect();
-    if small_group {
-        // Two pages cannot tell a link column or a path outside the text from a page's
-        // own list; what both say word for word, where it sits or as a sentence, is the
-        // site's (a copy of one story is refused by the shared-text guard).
-        return if template_pairs.is_empty() && template_sentences.is_empty() {
-            Err(Unlearned::NothingShared)
-        } else {
-            Ok(Model {
-                group: group.to_string(),
-                pages_sampled: n,
-                template_pairs,
-                template_sentences,
-                small_group,
-                link_paths: HashSet::new(),
-                outside_paths: HashSet::new(),
-                path_pages,
-                sampled: samples.iter().map(|(h, _)| *h).collect(),
-                shared_median,
-            })
-        };
-    }
-    let link_needed = (config.link_path_share * n as f64).ceil().max(2.0) as u32;
-    let link_paths: HashSet<u64> = link_pages
-        .into_iter()
-        .filter(|&(_, c)| c >= link_needed)
-        .map(|(k, _)| k)
-        .collect();
-    let outside_paths = outside_paths(samples, &path_pages, &kept_pages, config);
+    // Two pages cannot tell a link column or a path outside the text from a page's own
+    // list; what both say word for word, where it sits or as a sentence, is the site's (a
+    // copy of one story is refused by the shared-text guards).
+    let (link_paths, outside_paths) = if small_group {
+        (HashSet::new(), HashSet::new())
+    } else {
+        let link_needed = (config.link_path_share * n as f64).ceil().max(2.0) as u32;
+        let link_paths: HashSet<u64> = link_pages
+            .into_iter()
+            .filter(|&(_, c)| c >= link_needed)
+            .map(|(k, _)| k)
+            .collect();
+        (
+            link_paths,
+            outside_paths(samples, &path_pages, &kept_pages, config),
+        )
+    };
     if template_pairs.is_empty()
         && template_sentences.is_empty()
         && link_paths.is_empty()
