@@ -21,8 +21,9 @@
 //! inside the text's element as well (a flat table cell holding the article and the
 //! site's "other articles" with their dates), once the same evidence is written. So does
 //! a line that only names a comment section or form ([`comment_headings`](super::comment_headings):
-//! "Оставить комментарий", "Post a comment") when less evidence follows it than precedes
-//! it — kept, or left out just above a kept block (`heading_left_out`) — unless comment headings recur between posts (a question and its answers); when
+//! "Оставить комментарий", "Post a comment"; kept, or left out just above a kept block,
+//! `heading_left_out`) when less evidence follows it than precedes it, unless comment
+//! headings recur between posts (a question and its answers); when
 //! bylined readers' posts follow the heading ([`readers_posts`](super::readers_posts)),
 //! their evidence is not counted, so a few long posts under a short item go too. So does
 //! a line that only names a box that follows articles ([`labels`](super::labels): "Читайте
@@ -160,15 +161,17 @@ pub(super) fn article_end(
             }
             // Readers' posts under a comment heading: their evidence is not the article's,
             // unless the text's element holds evidence after them. Under a heading left
-            // out, they start at this block.
-            let end = posts_end[if comment_heading[k] { k } else { k - 1 }];
-            let resumes = || {
-                kept[end..].iter().zip(&value[end..]).any(|(&(_, b), &v)| {
-                    v > 0.0 && text_elem.is_some_and(|e| page.contains(e, b.elem))
-                })
-            };
-            if heads_section[k] && end > k && (rest[end] < evidence || !resumes()) {
-                return (start, EndCut::ReadersPosts);
+            // out (then k > first), they start at this block.
+            if heads_section[k] {
+                let end = posts_end[if comment_heading[k] { k } else { k - 1 }];
+                let resumes = || {
+                    kept[end..].iter().zip(&value[end..]).any(|(&(_, b), &v)| {
+                        v > 0.0 && text_elem.is_some_and(|e| page.contains(e, b.elem))
+                    })
+                };
+                if end > k && (rest[end] < evidence || !resumes()) {
+                    return (start, EndCut::ReadersPosts);
+                }
             }
         }
         // The heading of a notice or contact box (`legal_notices.rs`), inside the text's
