@@ -22,9 +22,9 @@ pub const PATH_CLASS_LEVELS: usize = 2;
 /// the words of its other lines. A sentence this long on most pages of a group is the
 /// site's (a "follow us on Facebook" line, a disclaimer), also where the pages nest it
 /// differently (a block of its own on some pages, a line of a longer block on others); a
-/// shorter line ("Read more", a section's name) says what it means only in its place. A line's words are the block's words in
-/// proportion to the line's letters (the page's word count is per script; no second
-/// tokenizer).
+/// shorter line ("Read more", a section's name) says what it means only in its place.
+/// A line's words are the block's words in proportion to the line's letters (the page's
+/// word count is per script; no second tokenizer).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Sentences {
     pub keys: Vec<u64>,
