@@ -23,8 +23,14 @@
 //!    head and tail of the page's local answer, and only when the page cleaned with it
 //!    still keeps mostly what the local heuristic keeps (`min_local_agreement`).
 //!
-//! Guards: groups with fewer than `min_group_pages` pages learn nothing (a page then uses
-//! the nearest wider prefix that learned something); a group whose pages share too few
+//! 5. Sentences: a block's long lines (`sentence_min_words`) are also keyed by their text
+//!    alone, so a site's sentence nested differently on some pages is template there too.
+//!
+//! Guards: a page uses the nearest prefix with at least `min_group_pages` pages that
+//! learned something; with `small_groups`, a group of two to `min_group_pages` − 1 pages
+//! of the page's own directory learns only what all its pages say, as a last resort, and
+//! a page whose local answer that model would mostly mask is a copy of its sibling
+//! (`masks_local_answer`); a group whose pages share too few
 //! paths (median share of a sample page's blocks whose path is on another sample page
 //! below `min_shared_paths`) is too varied to compare; a page whose own blocks are mostly
 //! on paths the group does not have is another layout; a page whose text is nearly all
