@@ -70,7 +70,7 @@ pub struct BlockKeys {
     pub path: Vec<u64>,
     /// Per block: hash of its path and its normalized text ([`normalized_text`]).
     pub pair: Vec<u64>,
-    /// Per block: its long lines as keys of their text alone ([`Sentences`]).
+    /// Per block: its long lines as keys of their text alone (`Sentences`).
     pub sentences: Vec<Sentences>,
     /// Per block: it sits in a link column, i.e. the element around its own (its
     /// element's parent: the list around a list item, the teaser around its title) is
@@ -212,7 +212,7 @@ pub struct PathStat {
 pub struct Profile {
     /// Distinct (path, text) keys, sorted.
     pub pairs: Vec<u64>,
-    /// Distinct sentence keys ([`Sentences`]), sorted.
+    /// Distinct sentence keys (`Sentences`), sorted.
     pub sentences: Vec<u64>,
     /// Distinct paths, sorted by path.
     pub paths: Vec<PathStat>,
