@@ -81,6 +81,14 @@ pub fn clean_with_mask(
     Some(found)
 }
 
+/// Per block: whether the local heuristic alone keeps it. A side run of the cross-page
+/// methods (their agreement and copy tests, the headline's recall): the trace records
+/// nothing of it, so the operator report shows the pass whose answer is written.
+pub fn local_kept(dom: &PageDom, config: &HeuristicConfig) -> Vec<bool> {
+    let local = trace::unrecorded(|| heuristic::extract(dom, config));
+    kept_blocks(dom, &local.text)
+}
+
 /// The cross-page recall step: the page's headline (`heuristic::headline_line`, not in
 /// the mask), when the local heuristic alone keeps it and the answer cleaned with the
 /// mask starts below it, is written back at the top. The masks make the container
@@ -104,10 +112,7 @@ fn restore_headline(
     }
     let kept_locally = match in_local {
         Some(kept) => kept[h],
-        None => {
-            let local = trace::unrecorded(|| heuristic::extract(dom, config));
-            kept_blocks(dom, &local.text)[h]
-        }
+        None => local_kept(dom, config)[h],
     };
     if !kept_locally {
         return;

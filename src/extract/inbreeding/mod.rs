@@ -188,26 +188,29 @@ impl Inbreeding {
         let paths = path_stats(&keys);
         let found = self.store.mask(&keys, &paths, url, &self.config)?;
         let (mut mask, outside) = (found.shared, found.outside);
-        if found.small_group && self.masks_local_answer(dom, &mask) {
-            return Err(Fallback::SharedText);
-        }
+        let has_outside = outside.iter().any(|&o| o);
+        // The local answer, once, for the copy and agreement tests and the cleaning's
+        // headline recall.
+        let in_local = (found.small_group || has_outside)
+            .then(|| cross_page::local_kept(dom, &self.heuristic));
         let mut cleaned = None;
-        if outside.iter().any(|&o| o) {
-            let local = crate::extract::trace::unrecorded(|| {
-                super::heuristic::extract(dom, &self.heuristic)
-            });
-            let in_local = kept_blocks(dom, &local.text);
-            let outside = self.outside_at_edges(dom, &outside, &in_local);
-            let outside = self.headline_spared(dom, &mask, outside);
-            let with: Vec<bool> = mask.iter().zip(&outside).map(|(m, o)| *m || *o).collect();
-            if with != mask {
-                match self.cleaned_if_agreeing(dom, &with, &in_local) {
-                    Some(found) => {
-                        mask = with;
-                        cleaned = Some(found);
-                    }
-                    None => {
-                        self.outside_refused.fetch_add(1, Ordering::Relaxed);
+        if let Some(in_local) = &in_local {
+            if found.small_group && masks_local_answer(dom, &mask, in_local) {
+                return Err(Fallback::SharedText);
+            }
+            if has_outside {
+                let outside = self.outside_at_edges(dom, &outside, in_local);
+                let outside = self.headline_spared(dom, &mask, outside);
+                let with: Vec<bool> = mask.iter().zip(&outside).map(|(m, o)| *m || *o).collect();
+                if with != mask {
+                    match self.cleaned_if_agreeing(dom, &with, in_local) {
+                        Some(found) => {
+                            mask = with;
+                            cleaned = Some(found);
+                        }
+                        None => {
+                            self.outside_refused.fetch_add(1, Ordering::Relaxed);
+                        }
                     }
                 }
             }
@@ -220,31 +223,11 @@ impl Inbreeding {
         if share > self.config.max_masked_text_share {
             return Err(Fallback::SharedText);
         }
-        Ok(Masked { mask, cleaned })
-    }
-
-    /// Whether `mask` takes most of the words of the local heuristic's answer. A small
-    /// group's model knows only what its two or three pages say alike; when that is most
-    /// of a page's own text, the pages are copies of one story (an edition and its
-    /// update, a story filed twice in one section), not pages of one template: masked,
-    /// each would be left with its menus. The shared-text guard of the whole page does
-    /// not see it: the menus and lists around the copies can differ.
-    fn masks_local_answer(&self, dom: &PageDom, mask: &[bool]) -> bool {
-        let local =
-            crate::extract::trace::unrecorded(|| super::heuristic::extract(dom, &self.heuristic));
-        let (mut all, mut masked) = (0u64, 0u64);
-        for ((b, k), &m) in dom
-            .blocks
-            .iter()
-            .zip(kept_blocks(dom, &local.text))
-            .zip(mask)
-        {
-            if k {
-                all += b.words as u64;
-                masked += if m { b.words as u64 } else { 0 };
-            }
-        }
-        2 * masked > all
+        Ok(Masked {
+            mask,
+            cleaned,
+            in_local,
+        })
     }
 
     /// The outside-path blocks that may be marked on this page: those the local heuristic
@@ -301,13 +284,7 @@ impl Inbreeding {
     ) -> Option<Extracted> {
         let cleaned = cross_page::clean_with_mask(dom, &self.heuristic, mask, Some(in_local))?;
         let in_cleaned = kept_blocks(dom, &cleaned.text);
-        let (mut all, mut shared) = (0u64, 0u64);
-        for ((b, &c), &l) in dom.blocks.iter().zip(&in_cleaned).zip(in_local) {
-            if c {
-                all += b.words as u64;
-                shared += if l { b.words as u64 } else { 0 };
-            }
-        }
+        let (all, shared) = words_also(dom, &in_cleaned, in_local);
         (all > 0 && shared as f64 >= self.config.min_local_agreement * all as f64)
             .then_some(cleaned)
     }
@@ -354,11 +331,35 @@ impl Inbreeding {
     }
 }
 
-/// A page's template mask, and the page cleaned with it if that was done while it was
-/// made (see [`Inbreeding::masked`]).
+/// A page's template mask, and the page cleaned with it and the blocks the local
+/// heuristic keeps if either was needed while it was made (see [`Inbreeding::masked`]).
 struct Masked {
     mask: Vec<bool>,
     cleaned: Option<Extracted>,
+    in_local: Option<Vec<bool>>,
+}
+
+/// Whether `mask` takes most of the words of the local heuristic's answer (`in_local`).
+/// A small group's model knows only what its two or three pages say alike; when that is
+/// most of a page's own text, the pages are copies of one story (an edition and its
+/// update, a story filed twice in one section), not pages of one template: masked, each
+/// would be left with its menus. The shared-text guard of the whole page does not see it:
+/// the menus and lists around the copies can differ.
+fn masks_local_answer(dom: &PageDom, mask: &[bool], in_local: &[bool]) -> bool {
+    let (all, masked) = words_also(dom, in_local, mask);
+    2 * masked > all
+}
+
+/// Words of the blocks `of` marks, and of those among them `also` marks too.
+fn words_also(dom: &PageDom, of: &[bool], also: &[bool]) -> (u64, u64) {
+    let (mut all, mut both) = (0u64, 0u64);
+    for ((b, &o), &a) in dom.blocks.iter().zip(of).zip(also) {
+        if o {
+            all += b.words as u64;
+            both += if a { b.words as u64 } else { 0 };
+        }
+    }
+    (all, both)
 }
 
 /// Share of a page's text (non-link words of blocks with at least `min_words` of them)
@@ -388,7 +389,8 @@ impl Extractor for Inbreeding {
         let masked = self.page_masked(&page.dom, ctx.url)?;
         // Cleaned already when the outside paths' agreement test ran (the same mask).
         let found = masked.cleaned.or_else(|| {
-            cross_page::clean_with_mask(&page.dom, &self.heuristic, &masked.mask, None)
+            let in_local = masked.in_local.as_deref();
+            cross_page::clean_with_mask(&page.dom, &self.heuristic, &masked.mask, in_local)
         });
         self.note_cleaned(found.is_some());
         found
