@@ -45,17 +45,7 @@ fn shared_blocks_are_dropped_the_articles_kept_and_groups_of_two_learn_what_both
                 rec["method"], e["method"]
             ));
         }
-        let text = rec["text"].as_str().unwrap();
-        for s in e["must_contain"].as_array().unwrap() {
-            if !text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{path}: missing {s}"));
-            }
-        }
-        for s in e["must_not_contain"].as_array().unwrap() {
-            if text.contains(s.as_str().unwrap()) {
-                failures.push(format!("{path}: leaked {s}"));
-            }
-        }
+        failures.extend(snippet_failures(path, rec, e));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -10,19 +10,13 @@ use common::*;
 
 #[test]
 fn phrase_lists_of_other_languages_drop_what_follows_the_article() {
-    let dir = fixtures().join("languages");
-    let (records, expect) = extract_fixture_dir(&dir);
-    let mut failures = Vec::new();
-    for e in &expect {
-        let name = e["path"].as_str().unwrap();
-        let rec = record_ending(&records, name);
-        failures.extend(snippet_failures(name, rec, e));
-        if rec["published"] != e["published"] {
-            failures.push(format!(
+    let failures = fixture_dir_failures(&fixtures().join("languages"), |name, rec, e| {
+        (rec["published"] != e["published"]).then(|| {
+            format!(
                 "{name}: published {}, written {}",
                 rec["published"], e["published"]
-            ));
-        }
-    }
+            )
+        })
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -8,20 +8,12 @@ use common::*;
 
 #[test]
 fn layout_fixtures_keep_the_article_and_drop_the_columns_around_it() {
-    let dir = fixtures().join("layouts");
-    let (records, expect) = extract_fixture_dir(&dir);
-    let mut failures = Vec::new();
-    for e in &expect {
-        let name = e["path"].as_str().unwrap();
-        let rec = record_ending(&records, name);
-        failures.extend(snippet_failures(name, rec, e));
+    let failures = fixture_dir_failures(&fixtures().join("layouts"), |name, rec, e| {
         // The page's own encoding was used (declared, detected, or valid UTF-8 over an
         // old declaration).
         let charset = rec["charset"].as_str().unwrap();
         let enc = e["encoding"].as_str().unwrap();
-        if !charset.starts_with(enc) {
-            failures.push(format!("{name}: charset {charset}, written in {enc}"));
-        }
-    }
+        (!charset.starts_with(enc)).then(|| format!("{name}: charset {charset}, written in {enc}"))
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

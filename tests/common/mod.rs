@@ -95,6 +95,23 @@ pub fn extract_fixture_dir(dir: &Path) -> (Vec<serde_json::Value>, Vec<serde_jso
     (records, expect)
 }
 
+/// [`extract_fixture_dir`], and every page's failures: its snippets' ([`snippet_failures`])
+/// and those `more(name, record, expectation)` finds.
+pub fn fixture_dir_failures(
+    dir: &Path,
+    more: impl Fn(&str, &serde_json::Value, &serde_json::Value) -> Option<String>,
+) -> Vec<String> {
+    let (records, expect) = extract_fixture_dir(dir);
+    let mut failures = Vec::new();
+    for e in &expect {
+        let name = e["path"].as_str().unwrap();
+        let rec = record_ending(&records, name);
+        failures.extend(snippet_failures(name, rec, e));
+        failures.extend(more(name, rec, e));
+    }
+    failures
+}
+
 /// The record whose path ends with a fixture's `name`.
 pub fn record_ending<'a>(records: &'a [serde_json::Value], name: &str) -> &'a serde_json::Value {
     records
