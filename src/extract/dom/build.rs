@@ -109,6 +109,9 @@ impl Builder {
                             self.read_ld_json(node, &attr);
                         } else if is_entry_field(tag, attr("type")) && self.current != NO_ELEM {
                             self.page.entry_fields.push(self.current);
+                            if tag == "textarea" {
+                                self.page.message_fields.push(self.current);
+                            }
                         }
                     }
                     TagClass::NoScript => {

@@ -136,6 +136,9 @@ pub struct PageDom {
     /// block element it sits in, in document order: forms that ask for input
     /// ([`PageDom::entry_fields_in`]).
     pub entry_fields: Vec<ElemId>,
+    /// The block element of every `<textarea>` (also in `entry_fields`): a box for a
+    /// message, which comment and contact forms have and search or filter forms do not.
+    pub message_fields: Vec<ElemId>,
 }
 
 impl PageDom {

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::page_type::review_marks;
-use super::settings::{HeuristicConfig, ENTRY_FORM_FIELDS, MAX_MARKED_SHARE};
+use super::settings::{HeuristicConfig, ENTRY_FORM_FIELDS, FORM_WORDS_PER_FIELD, MAX_MARKED_SHARE};
 use super::Pass;
 use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
 use crate::extract::vocab;
@@ -122,6 +122,12 @@ pub(super) fn nearest_marks<'a>(
                 .entry(id_class)
                 .or_insert_with(|| vocab::is_overlay_name(id_class))
     };
+    let forms_apply = marks != Marks::Off && total_good >= config.min_article_evidence;
+    let formless = if marks != Marks::Off && !page.message_fields.is_empty() {
+        formless_boxes(page)
+    } else {
+        Vec::new()
+    };
     for (i, e) in page.elements.iter().enumerate() {
         let own = match own_marks[i] {
             Mark::None => false,
@@ -133,9 +139,9 @@ pub(super) fn nearest_marks<'a>(
             // short thread: the cascade's unmarked retry still answers a dialog-only page.)
             Mark::Boilerplate if is_overlay(&e.id_class) => true,
             _ => good[i] < MAX_MARKED_SHARE * total_good,
-        } || (marks != Marks::Off
-            && total_good >= config.min_article_evidence
-            && is_interface_form(page, i as ElemId, good[i]));
+        } || (forms_apply && is_interface_form(page, i as ElemId, good[i]))
+            || (marks != Marks::Off
+                && is_message_form(page, i as ElemId, formless.get(i) == Some(&true)));
         marked[i] = if own {
             i as ElemId
         } else if e.parent != NO_ELEM {
@@ -170,6 +176,71 @@ fn is_interface_form(page: &PageDom, e: ElemId, good: f64) -> bool {
     let tag = &*page.elements[e as usize].tag;
     (tag == "form" && good <= 0.0)
         || (matches!(tag, "form" | "fieldset") && asks_for_input(page, e))
+}
+
+/// Per element: it is the smallest element around at least [`ENTRY_FORM_FIELDS`] fields
+/// that no `<form>` or `<fieldset>` holds. Script-driven comment and contact forms write
+/// their boxes in a `<div>` or a table with no form element (tanea.gr's "Οι απόψεις σας":
+/// name, e-mail and message cells and the rules under them); the smallest element around
+/// them is that form's box, not the article beside it.
+fn formless_boxes(page: &PageDom) -> Vec<bool> {
+    let n = page.elements.len();
+    let mut fields = vec![0usize; n];
+    let in_form = |f: ElemId| {
+        let mut e = f;
+        while e != NO_ELEM {
+            if matches!(&*page.elements[e as usize].tag, "form" | "fieldset") {
+                return true;
+            }
+            e = page.elements[e as usize].parent;
+        }
+        false
+    };
+    for &f in page.entry_fields.iter().filter(|&&f| !in_form(f)) {
+        let mut e = f;
+        while e != NO_ELEM {
+            fields[e as usize] += 1;
+            e = page.elements[e as usize].parent;
+        }
+    }
+    // Elements with enough fields one of whose children has enough too are not the
+    // smallest.
+    let mut wider = vec![false; n];
+    for (i, e) in page.elements.iter().enumerate() {
+        if fields[i] >= ENTRY_FORM_FIELDS && e.parent != NO_ELEM {
+            wider[e.parent as usize] = true;
+        }
+    }
+    (0..n)
+        .map(|i| fields[i] >= ENTRY_FORM_FIELDS && !wider[i])
+        .collect()
+}
+
+/// A form, fieldset or formless box of fields ([`formless_boxes`]) that asks for input
+/// and holds a box for a message (a `<textarea>`): a comment or contact form. It is
+/// interface on any page, with or without an article: a short news item's comment form
+/// (name, e-mail, message and the rules above them) outweighed the item, and no page's
+/// text is written in a message box. Forms without one (an add-to-cart form with its
+/// options, a filter form) keep the evidence gate of [`is_interface_form`].
+fn is_message_form(page: &PageDom, e: ElemId, formless: bool) -> bool {
+    let is_form = matches!(&*page.elements[e as usize].tag, "form" | "fieldset");
+    (is_form || formless && is_labels_only(page, e))
+        && page.message_fields.iter().any(|&f| page.contains(e, f))
+        && asks_for_input(page, e)
+}
+
+/// A box of fields without a form element is a form's box only when its text is the
+/// fields' own: a label and a line of help per field (tanea.gr: 19 words for 3 fields).
+/// The smallest element around a product page's quantity box and its questions box is
+/// the product's whole column, 74–93 words per field, whose text is the page's.
+fn is_labels_only(page: &PageDom, e: ElemId) -> bool {
+    let words: usize = page
+        .blocks
+        .iter()
+        .filter(|b| page.contains(e, b.elem))
+        .map(|b| b.words as usize)
+        .sum();
+    words <= FORM_WORDS_PER_FIELD * page.entry_fields_in(e)
 }
 
 /// At least [`ENTRY_FORM_FIELDS`] fields a visitor fills in (text boxes, checkboxes,
@@ -283,6 +354,48 @@ mod tests {
              <div class=main>{article}<p>Closing words of the page.</p></div></form></body>"
         ));
         assert!(out.text.contains("Closing words"), "{}", out.text);
+    }
+
+    #[test]
+    fn message_forms_are_dropped_under_a_short_item_too() {
+        // A short news item (far under `min_article_evidence`) and the comment form under
+        // it, whose rules outweigh the item: a form with a message box is no page's text.
+        let item = format!("<p>{ARTICLE}</p><p>{ARTICLE}</p><p>{ARTICLE} The item ends here.</p>");
+        let rules = "Comments are checked by the editors before they appear, and comments written in capital letters or in another alphabet, with insults or links to other sites, are not published here at all.";
+        let fields = format!(
+            "<p>Your name</p><input type=text name=author><p>Your e-mail</p><input type=text name=email>\
+             <p>{rules}</p><textarea name=comment></textarea>"
+        );
+        let out = run(&format!(
+            "<body><div class=post><h1>The item</h1>{item}<form id=commentform>{fields}<input type=submit value=Send></form></div></body>"
+        ));
+        assert!(out.text.contains("The item ends here"), "{}", out.text);
+        assert!(!out.text.contains("checked by the editors"), "{}", out.text);
+        // Script-driven: the same boxes in a table with no form element.
+        let table = format!(
+            "<table><tr><td><input type=text></td><td>Your name *</td></tr>\
+             <tr><td><input type=text></td><td>E-mail</td></tr>\
+             <tr><td><textarea></textarea></td><td>Message *</td></tr>\
+             <tr><td colspan=2>Fields with * are required. {}</td></tr></table>",
+            "Comments in capital letters are not published."
+        );
+        let out = run(&format!(
+            "<body><div class=post><h1>The item</h1>{item}<div id=send><h3>Your views</h3>{table}</div></div></body>"
+        ));
+        assert!(out.text.contains("The item ends here"), "{}", out.text);
+        assert!(!out.text.contains("capital letters"), "{}", out.text);
+        // A product's column holds a quantity box and a questions box, without a form
+        // element: its words are the page's, not the boxes' labels (and under half of
+        // the page's, beside the shop's long footer).
+        let about = format!("<p>{ARTICLE} The lamp is built for the road.</p>").repeat(4);
+        let footer = format!("<footer>{}</footer>", format!("<p>{ARTICLE}</p>").repeat(8));
+        let out = run(&format!(
+            "<body><div class=main><div class=product><h1>Road lamp</h1>{about}<input type=text name=qty>\
+             <textarea placeholder=\"Type your question\"></textarea></div>\
+             <div class=shipping>{}</div></div>{footer}</body>",
+            format!("<p>{ARTICLE} Shipping is free.</p>").repeat(6)
+        ));
+        assert!(out.text.contains("built for the road"), "{}", out.text);
     }
 
     #[test]

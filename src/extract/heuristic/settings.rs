@@ -240,6 +240,10 @@ pub(super) const MAX_MARKED_SHARE: f64 = 0.5;
 /// and is interface whatever its text (consent and terms paragraphs; `marks.rs`). Two:
 /// a name and a message, an e-mail and a consent box. Session 9, hand-set.
 pub(super) const ENTRY_FORM_FIELDS: usize = 2;
+/// A box of fields without a form element is a form's box when it holds at most this
+/// many words per field: a label and a line of help each (`marks.rs`). Session 13,
+/// hand-set between a comment box's 6 and a product column's 74 words per field.
+pub(super) const FORM_WORDS_PER_FIELD: usize = 20;
 
 // ---- Repeated structures (`groups`) ----
 
