@@ -12,10 +12,13 @@
 //! `@handle` written out. The text's own sentences that mention a network ("the video was
 //! viewed a million times on YouTube") do not point to it, and stand before the last
 //! paragraph or are longer. Only lines at the end are dropped, one after the other: a
-//! line about a network inside the text is the text's.
+//! line about a network inside the text is the text's. Flat layouts write the text's last
+//! paragraph, a "return to the blog" link and the invitation as `<br>` lines of one
+//! block; there the block's last lines go ([`trim_last_block`]), while one line stays.
 
 use super::settings::{HeuristicConfig, FOLLOW_LINE_MAX_WORDS};
 use crate::extract::dom::Block;
+use crate::extract::Extracted;
 
 /// The end (exclusive) of the written text among `kept[first..end]` without the
 /// invitations to follow on a social network at its end ([`is_follow_line`]), one after
@@ -31,6 +34,33 @@ pub(super) fn without_follow_lines(
         end -= 1;
     }
     end
+}
+
+/// The written text without the invitations among the `<br>` lines at the end of its
+/// last block ("… the story's last paragraph. / Return to the blog. / Follow me:
+/// twitter.com/…" written as one block): each last line that names a social network and
+/// points to it — an address or `@handle` in the line, or a link in the block — of at
+/// most [`FOLLOW_LINE_MAX_WORDS`] words goes, one after the other, while a line of the
+/// block stays. Only with `drop_follow_lines`.
+pub(super) fn trim_last_block(config: &HeuristicConfig, out: &mut Extracted, last: Option<&Block>) {
+    let Some(b) = last.filter(|b| config.drop_follow_lines && b.text.contains('\n')) else {
+        return;
+    };
+    let start = out.text.len() - b.text.len();
+    loop {
+        let block = out.text[start..].trim_end();
+        let Some(cut) = block.rfind('\n') else {
+            return;
+        };
+        let line = &block[cut + 1..];
+        let words = line.split_whitespace().count();
+        if words > FOLLOW_LINE_MAX_WORDS as usize || !points_to_network(line, b.link_words > 0) {
+            return;
+        }
+        out.kept_words = out.kept_words.saturating_sub(words as u64);
+        let keep = start + block[..cut].trim_end().len();
+        out.text.truncate(keep);
+    }
 }
 
 /// Social networks by the names readers see, lower-cased (with the Cyrillic spellings
@@ -60,11 +90,15 @@ fn is_follow_line(b: &Block) -> bool {
     if b.words == 0 || b.words > FOLLOW_LINE_MAX_WORDS || b.text.contains('\n') {
         return false;
     }
-    let lower = b.text.to_lowercase();
-    if !NETWORKS.iter().any(|n| lower.contains(n)) {
-        return false;
-    }
-    b.link_words > 0 || lower.contains(".com/") || has_handle(&lower)
+    points_to_network(&b.text, b.link_words > 0)
+}
+
+/// Whether a line names a social network and points to it: `linked` (it holds a link),
+/// or it writes out an address or an `@handle`.
+fn points_to_network(line: &str, linked: bool) -> bool {
+    let lower = line.to_lowercase();
+    NETWORKS.iter().any(|n| lower.contains(n))
+        && (linked || lower.contains(".com/") || has_handle(&lower))
 }
 
 /// Whether a line writes out an `@handle` (an `@` followed by a letter, digit or `_`, not
@@ -122,6 +156,30 @@ mod tests {
             assert!(!written.contains("twitter"), "{last}: {}", out.text);
             assert!(!written.contains("facebook"), "{last}: {}", out.text);
         }
+    }
+
+    #[test]
+    fn an_invitation_among_the_last_blocks_lines_is_dropped() {
+        // The text's last paragraph, a pointer back to the blog and the invitation, one
+        // block of `<br>` lines.
+        let html = page(&format!(
+            "<div>{ARTICLE} Third.<br><br>Return to <a href=/blog>the harbour blog</a>.<br><br>\
+             Follow me: twitter.com/HarbourWriter<br></div>"
+        ));
+        let mut config = HeuristicConfig::default();
+        config.drop_follow_lines = false;
+        let without = extract(&parse(&html), &config).text;
+        assert!(
+            without.contains("twitter.com/HarbourWriter"),
+            "the line leaks without the switch: {without}"
+        );
+        let out = run(&html);
+        assert!(
+            out.text.contains("Return to the harbour blog."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("twitter.com"), "{}", out.text);
     }
 
     #[test]

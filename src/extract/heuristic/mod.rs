@@ -266,7 +266,10 @@ fn extract_pass(
         (with_lead, end + n)
     };
     explain::end_pass(&pass, &values, &decisions, &kept, (first, end), end_cut);
-    cleanup::write_out(&labels::without_written_labels(config, &kept[first..end]))
+    let written = labels::without_written_labels(config, &kept[first..end]);
+    let mut out = cleanup::write_out(&written);
+    follow_lines::trim_last_block(config, &mut out, written.last().map(|&(_, b)| b));
+    out
 }
 
 /// An empty answer with its reason.

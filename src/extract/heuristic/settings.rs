@@ -491,7 +491,7 @@ pub(super) const NEWS_LIST_HEADING_MAX_WORDS: u32 = 6;
 /// hand-set like [`NEWS_LIST_HEADING_MAX_WORDS`].
 pub(super) const LABEL_MAX_WORDS: u32 = 6;
 /// A line at the written text's end that names a social network and points to it is an
-/// invitation to follow (`follow_lines.rs`) when it has at most this many words: the
-/// longest in daniel-dev ("Get the latest mobile news, weather and sports from … Follow us
-/// on Twitter and Facebook.") has 27. Session 13, hand-set, not swept.
+/// invitation to follow (`follow_lines.rs`) when it has at most this many words: those
+/// of daniel-dev have 3 to 18 ("Be a fan of Lifestyle on Facebook | Follow us on Twitter!
+/// | Sign up to our newsletter"). Session 13, hand-set, not swept.
 pub(super) const FOLLOW_LINE_MAX_WORDS: u32 = 30;
