@@ -230,8 +230,9 @@ pub(super) fn article_end(
 /// Which test of [`article_end`] ended the text, for the operator report (`explain.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum EndCut {
-    /// The text runs to the last kept block (short lines ending in a colon may still
-    /// be dropped from its end, `labels::without_dangling_labels`).
+    /// The text runs to the last kept block (short lines ending in a colon and
+    /// invitations to follow on a social network may still be dropped from its end,
+    /// `labels::without_dangling_labels`, `follow_lines::without_follow_lines`).
     None,
     NewsList,
     CommentHeading,
@@ -247,7 +248,8 @@ impl EndCut {
     pub(super) fn describe(self) -> &'static str {
         match self {
             EndCut::None => {
-                "a label ending in a colon with nothing under it (drop_dangling_labels)"
+                "a label ending in a colon or an invitation to follow on a social network, \
+                 at the text's end (drop_dangling_labels, drop_follow_lines)"
             }
             EndCut::NewsList => "a list of other news and what follows it (cut_news_lists)",
             EndCut::CommentHeading => {

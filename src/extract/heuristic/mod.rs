@@ -41,11 +41,13 @@
 //!    `<article>`/`<main>`, widened to a whole repeated structure.
 //! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
 //!     of dominant link-led structures; comment sections with `include_comments`.
-//! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`, `labels.rs`):
+//! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`, `labels.rs`,
+//!     `follow_lines.rs`):
 //!     the kept blocks, per-post chrome of threads and interface lines (ad labels,
 //!     text-size controls) dropped, leading chrome trimmed, a headed article's text
 //!     ended where a long link-led run of short lines or a "read also" label begins and
-//!     without the labels dangling at its end, its lead set apart above the container
+//!     without the labels and invitations to follow on a social network dangling at
+//!     its end, its lead set apart above the container
 //!     written first (`leads.rs`), photo credits and bare labels dropped, texts joined.
 //!
 //! Every threshold, share and weight is in `settings.rs` ([`HeuristicConfig`] and the
@@ -59,6 +61,7 @@ mod comment_headings;
 mod dated_posts;
 mod explain;
 mod features;
+mod follow_lines;
 mod groups;
 mod headline;
 mod item_kinds;
@@ -249,6 +252,7 @@ fn extract_pass(
     let (end, end_cut) =
         article_edges::article_end(&pass, article, &kept, first, comments_are_content);
     let end = end.max(first);
+    let end = follow_lines::without_follow_lines(config, &kept, first, end);
     let end = labels::without_dangling_labels(config, &kept, first, end);
     // The story's lead, set apart above the body, goes before it.
     let lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
@@ -262,7 +266,10 @@ fn extract_pass(
         (with_lead, end + n)
     };
     explain::end_pass(&pass, &values, &decisions, &kept, (first, end), end_cut);
-    cleanup::write_out(&labels::without_written_labels(config, &kept[first..end]))
+    let written = labels::without_written_labels(config, &kept[first..end]);
+    let mut out = cleanup::write_out(&written);
+    follow_lines::trim_last_block(config, &mut out, written.last().map(|&(_, b)| b));
+    out
 }
 
 /// An empty answer with its reason.

@@ -56,6 +56,10 @@ pub struct HeuristicConfig {
     /// Drop the short lines ending in a colon at the written text's end (`labels.rs`:
     /// "Tags:", "Share this on:", "分享到:", labels of links that were left out).
     pub drop_dangling_labels: bool,
+    /// Drop the invitations to follow the site or its writer on a social network at the
+    /// written text's end (`follow_lines.rs`: "Follow me: twitter.com/…", "Join us on
+    /// Facebook", a short line that names a network and points to it).
+    pub drop_follow_lines: bool,
     /// End a headed article's text at a line that only names a box that follows
     /// articles ("Read also", "Related", "Share", `labels.rs`), like a comment heading.
     pub cut_at_closing_label: bool,
@@ -166,6 +170,8 @@ impl Default for HeuristicConfig {
             cut_at_legal_notice: true,
             // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
             drop_dangling_labels: true,
+            // Session 13 (`follow_lines.rs`): see ARCHITECTURE.md for the figures.
+            drop_follow_lines: true,
             // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
             cut_at_closing_label: true,
             // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
@@ -488,3 +494,8 @@ pub(super) const NEWS_LIST_HEADING_MAX_WORDS: u32 = 6;
 /// "Tags:", "Share this on:", "分享到:") when it has at most this many words. Session 10,
 /// hand-set like [`NEWS_LIST_HEADING_MAX_WORDS`].
 pub(super) const LABEL_MAX_WORDS: u32 = 6;
+/// A line at the written text's end that names a social network and points to it is an
+/// invitation to follow (`follow_lines.rs`) when it has at most this many words: those
+/// of daniel-dev have 3 to 18 ("Be a fan of Lifestyle on Facebook | Follow us on Twitter!
+/// | Sign up to our newsletter"). Session 13, hand-set, not swept.
+pub(super) const FOLLOW_LINE_MAX_WORDS: u32 = 30;
