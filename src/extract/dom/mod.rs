@@ -155,6 +155,15 @@ impl PageDom {
             .count()
     }
 
+    /// Words of the visible blocks inside element `e`.
+    pub fn words_in(&self, e: ElemId) -> u64 {
+        self.blocks
+            .iter()
+            .filter(|b| self.contains(e, b.elem))
+            .map(|b| b.words as u64)
+            .sum()
+    }
+
     /// Whether element `inner` is `outer` or inside it.
     pub fn contains(&self, outer: ElemId, inner: ElemId) -> bool {
         outer <= inner && inner < self.elements[outer as usize].end

@@ -128,6 +128,13 @@ mod tests {
         )
     }
 
+    /// The text written with `drop_follow_lines` off.
+    fn without_the_switch(html: &str) -> String {
+        let mut config = HeuristicConfig::default();
+        config.drop_follow_lines = false;
+        extract(&parse(html), &config).text
+    }
+
     #[test]
     fn an_invitation_to_follow_at_the_end_is_dropped() {
         for last in [
@@ -139,9 +146,7 @@ mod tests {
              <p>Click here to follow <a href=/fb>Harbour News on Facebook</a></p>",
         ] {
             let html = page(last);
-            let mut config = HeuristicConfig::default();
-            config.drop_follow_lines = false;
-            let without = extract(&parse(&html), &config).text;
+            let without = without_the_switch(&html);
             assert!(
                 without.to_lowercase().contains("twitter"),
                 "{last}: the line leaks without the switch: {without}"
@@ -166,9 +171,7 @@ mod tests {
             "<div>{ARTICLE} Third.<br><br>Return to <a href=/blog>the harbour blog</a>.<br><br>\
              Follow me: twitter.com/HarbourWriter<br></div>"
         ));
-        let mut config = HeuristicConfig::default();
-        config.drop_follow_lines = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = without_the_switch(&html);
         assert!(
             without.contains("twitter.com/HarbourWriter"),
             "the line leaks without the switch: {without}"

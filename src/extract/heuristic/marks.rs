@@ -234,13 +234,7 @@ fn is_message_form(page: &PageDom, e: ElemId, formless: bool) -> bool {
 /// The smallest element around a product page's quantity box and its questions box is
 /// the product's whole column, 74–93 words per field, whose text is the page's.
 fn is_labels_only(page: &PageDom, e: ElemId) -> bool {
-    let words: usize = page
-        .blocks
-        .iter()
-        .filter(|b| page.contains(e, b.elem))
-        .map(|b| b.words as usize)
-        .sum();
-    words <= FORM_WORDS_PER_FIELD * page.entry_fields_in(e)
+    page.words_in(e) <= (FORM_WORDS_PER_FIELD * page.entry_fields_in(e)) as u64
 }
 
 /// At least [`ENTRY_FORM_FIELDS`] fields a visitor fills in (text boxes, checkboxes,
@@ -250,13 +244,7 @@ fn asks_for_input(page: &PageDom, e: ElemId) -> bool {
     if page.entry_fields_in(e) < ENTRY_FORM_FIELDS {
         return false;
     }
-    let words: u64 = page
-        .blocks
-        .iter()
-        .filter(|b| page.contains(e, b.elem))
-        .map(|b| b.words as u64)
-        .sum();
-    2 * words < page.visible_words()
+    2 * page.words_in(e) < page.visible_words()
 }
 
 #[cfg(test)]
