@@ -12,8 +12,8 @@ use super::features::block_value;
 use super::groups::Structures;
 use super::news_lists;
 use super::settings::{
-    HEADLINE_BARE_MIN_WORDS, HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS, HEADLINE_SPAN_BLOCKS,
-    HEADLINE_TEXT_BLOCKS,
+    HeuristicConfig, HEADLINE_BARE_MIN_WORDS, HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS,
+    HEADLINE_SPAN_BLOCKS, HEADLINE_TEXT_BLOCKS,
 };
 use super::Pass;
 use crate::extract::dom::{unspaced_word_len, Block, BlockKind, ElemId, NO_ELEM};
@@ -103,6 +103,24 @@ pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: us
             counted <= HEADLINE_TEXT_BLOCKS
         })
         .collect()
+}
+
+/// With `keep_headline`: the headline line of a headed page when it is among the kept
+/// lines above the text (`above`: inside the text's element, not marked, trimmed as
+/// leading chrome since a heading is no evidence) and not already in the lead, to be
+/// written first. A headline outside the text's element (a page header's, a column's
+/// entry) stays out.
+pub(super) fn kept_headline<'a>(
+    config: &HeuristicConfig,
+    headed: Option<Headed>,
+    above: &[(usize, &'a Block)],
+    lead: &[(usize, &'a Block)],
+) -> Option<(usize, &'a Block)> {
+    let h = headed.filter(|_| config.keep_headline)?.headline;
+    if lead.iter().any(|&(i, _)| i == h) {
+        return None;
+    }
+    above.iter().copied().find(|&(i, _)| i == h)
 }
 
 /// The page's headline: the first line (2 to [`HEADLINE_MAX_WORDS`] words, not template)
@@ -293,6 +311,32 @@ fn match_tokens(text: &str) -> Vec<String> {
 mod tests {
     use super::super::tests::ARTICLE;
     use super::*;
+
+    #[test]
+    fn keep_headline_writes_the_articles_own_headline_first() {
+        use super::super::extract;
+        use crate::extract::dom::parse;
+        let title = "Harbour cranes lifted the old ferry out of the water";
+        let body = format!("<p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p>");
+        let inside = format!(
+            "<html><head><title>{title} | Bay Courier</title></head><body>\
+             <div class=story><h1>{title}</h1>{body}</div></body></html>"
+        );
+        // The headline in a page header above the story's element is the header's.
+        let outside = format!(
+            "<html><head><title>{title} | Bay Courier</title></head><body>\
+             <header><h1>{title}</h1></header><div class=story>{body}</div></body></html>"
+        );
+        let mut config = HeuristicConfig::default();
+        let off = extract(&parse(&inside), &config).text;
+        assert!(off.starts_with("This paragraph"), "{off}");
+        config.keep_headline = true;
+        let on = extract(&parse(&inside), &config).text;
+        assert!(on.starts_with(&format!("{title}\n")), "{on}");
+        assert_eq!(on.matches(title).count(), 1, "{on}");
+        let out = extract(&parse(&outside), &config).text;
+        assert!(!out.contains(title), "{out}");
+    }
 
     #[test]
     fn text_under_the_headlines_own_item_counts_though_its_row_is_teasers() {

@@ -254,8 +254,12 @@ fn extract_pass(
     let end = end.max(first);
     let end = follow_lines::without_follow_lines(config, &kept, first, end);
     let end = labels::without_dangling_labels(config, &kept, first, end);
-    // The story's lead, set apart above the body, goes before it.
-    let lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
+    // The story's lead, set apart above the body, goes before it; with `keep_headline`,
+    // its headline before both.
+    let mut lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
+    if let Some(line) = headline::kept_headline(config, headed, &kept[..first], &lead) {
+        lead.insert(0, line);
+    }
     let (kept, end) = if lead.is_empty() {
         (kept, end)
     } else {

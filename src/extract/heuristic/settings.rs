@@ -30,6 +30,11 @@ pub struct HeuristicConfig {
     /// kept lines above it are other stories (`article_edges.rs`). Off: it cost WCXB
     /// dev's half A 0.0003.
     pub start_at_headline: bool,
+    /// Write the article's own headline as the text's first line when it stands among the
+    /// kept lines above the text, inside the text's element (`headline.rs`). Off: gold
+    /// conventions differ (daniel-dev's keeps headlines, ScrapingHub's and sites-dev's
+    /// do not; figures in ARCHITECTURE.md), and every record carries `title` anyway.
+    pub keep_headline: bool,
     /// A repeated structure whose items are one piece of prose beside lists (related
     /// teasers, link columns) is no list (`item_kinds.rs`).
     pub unlike_items_no_list: bool,
@@ -134,6 +139,8 @@ impl Default for HeuristicConfig {
             // down), with the manifest 0.9045 → 0.9057 (A +0.0014, B +0.0008), WCXB dev
             // 0.8636 → 0.8639 (A +0.0003, B +0.0002), ScrapingHub and sites-dev unchanged.
             start_at_headline: true,
+            // Session 13: a convention, off (see ARCHITECTURE.md, step 5).
+            keep_headline: false,
             // Session 7 (`item_kinds.rs`): daniel-dev local 0.8947 → 0.8959 (half A
             // +0.0014, B +0.0008; 11 pages up, 3 down), with the manifest 0.9057 → 0.9068,
             // WCXB dev 0.8639 → 0.8641 (A +0.0001, B +0.0003), ScrapingHub and sites-dev
