@@ -187,3 +187,26 @@ fn with_title_writes_the_title_as_the_first_line_once() {
     ]));
     assert_eq!(both[0]["text"], titled["text"]);
 }
+
+#[test]
+fn keep_headline_writes_the_articles_headline_first_through_the_config() {
+    let page = fixtures().join("layouts/en-utf8-declared-latin1.html");
+    let page = page.to_str().unwrap();
+    let plain = stdout_jsonl(&run(&["extract", "--no-infholder", page]));
+    let text = plain[0]["text"].as_str().unwrap();
+    let headline = "Harbour ferry returns after winter repairs";
+    assert!(!text.contains(headline), "off by default: {text}");
+    let config = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(config.path(), "heuristic:\n  keep_headline: true\n").unwrap();
+    let kept = stdout_jsonl(&run(&[
+        "extract",
+        "--config",
+        config.path().to_str().unwrap(),
+        "--no-infholder",
+        page,
+    ]));
+    assert_eq!(
+        kept[0]["text"].as_str().unwrap(),
+        format!("{headline}\n{text}")
+    );
+}
