@@ -114,18 +114,15 @@ fn has_handle(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{run, ARTICLE};
+    use super::super::tests::{headed_page, run, ARTICLE};
     use super::super::{extract, HeuristicConfig};
     use crate::extract::dom::parse;
 
     /// A headed article whose element ends with `last`.
     fn page(last: &str) -> String {
-        format!(
-            "<html><head><title>Harbour cranes lifted the old ferry out of the water</title></head><body>\
-             <div class=story><h1>Harbour cranes lifted the old ferry out of the water</h1>\
-             <p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p><p>Source: the harbour office.</p>{last}</div>\
-             </body></html>"
-        )
+        headed_page(&format!(
+            "<p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p><p>Source: the harbour office.</p>{last}"
+        ))
     }
 
     /// The text written with `drop_follow_lines` off.

@@ -309,19 +309,16 @@ fn match_tokens(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::ARTICLE;
+    use super::super::tests::{headed_page, ARTICLE, HEADLINE};
     use super::*;
 
     #[test]
     fn keep_headline_writes_the_articles_own_headline_first() {
         use super::super::extract;
         use crate::extract::dom::parse;
-        let title = "Harbour cranes lifted the old ferry out of the water";
+        let title = HEADLINE;
         let body = format!("<p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p>");
-        let inside = format!(
-            "<html><head><title>{title} | Bay Courier</title></head><body>\
-             <div class=story><h1>{title}</h1>{body}</div></body></html>"
-        );
+        let inside = headed_page(&body);
         // The headline in a page header above the story's element is the header's.
         let outside = format!(
             "<html><head><title>{title} | Bay Courier</title></head><body>\

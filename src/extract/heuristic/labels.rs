@@ -624,17 +624,15 @@ pub(super) fn without_written_labels<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{run, ARTICLE};
+    use super::super::tests::{headed_page, run, ARTICLE};
     use super::super::{extract, HeuristicConfig};
     use super::{is_closing_label, is_credit_line, is_interface_line};
     use crate::extract::dom::parse;
 
     fn page(end: &str) -> String {
-        format!(
-            "<html><head><title>Harbour cranes lifted the old ferry out of the water</title></head><body>\
-             <div class=text><h1>Harbour cranes lifted the old ferry out of the water</h1>\
-             <p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p>{end}</div></body></html>"
-        )
+        headed_page(&format!(
+            "<p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p>{end}"
+        ))
     }
 
     #[test]

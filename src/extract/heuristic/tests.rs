@@ -9,6 +9,18 @@ use crate::extract::Extracted;
 pub(super) const ARTICLE: &str =
     "This paragraph is the long body of the article and it goes on for many words to look real.";
 
+/// The headline of [`headed_page`].
+pub(super) const HEADLINE: &str = "Harbour cranes lifted the old ferry out of the water";
+
+/// A page whose `<title>` and `<h1>` say [`HEADLINE`], the `<h1>` heading `inner` in the
+/// story's element (`<div class=story>`).
+pub(super) fn headed_page(inner: &str) -> String {
+    format!(
+        "<html><head><title>{HEADLINE}</title></head><body>\
+         <div class=story><h1>{HEADLINE}</h1>{inner}</div></body></html>"
+    )
+}
+
 /// The heuristic with the default parameters on `html`.
 pub(super) fn run(html: &str) -> Extracted {
     extract(&parse(html), &HeuristicConfig::default())
