@@ -16,6 +16,7 @@
 //! paragraph, a "return to the blog" link and the invitation as `<br>` lines of one
 //! block; there the block's last lines go ([`trim_last_block`]), while one line stays.
 
+use super::labels::end_without_trailing;
 use super::settings::{HeuristicConfig, FOLLOW_LINE_MAX_WORDS};
 use crate::extract::dom::Block;
 use crate::extract::Extracted;
@@ -29,11 +30,10 @@ pub(super) fn without_follow_lines(
     first: usize,
     end: usize,
 ) -> usize {
-    let mut end = end;
-    while config.drop_follow_lines && end > first + 1 && is_follow_line(kept[end - 1].1) {
-        end -= 1;
+    if !config.drop_follow_lines {
+        return end;
     }
-    end
+    end_without_trailing(kept, first, end, is_follow_line)
 }
 
 /// The written text without the invitations among the `<br>` lines at the end of its

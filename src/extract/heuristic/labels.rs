@@ -34,8 +34,22 @@ pub(super) fn without_dangling_labels(
     first: usize,
     end: usize,
 ) -> usize {
+    if !config.drop_dangling_labels {
+        return end;
+    }
+    end_without_trailing(kept, first, end, is_dangling_label)
+}
+
+/// The end (exclusive) of `kept[first..end]` without the blocks at its end that
+/// `dropped` says are no text, one after the other; the first written block always stays.
+pub(super) fn end_without_trailing(
+    kept: &[(usize, &Block)],
+    first: usize,
+    end: usize,
+    dropped: impl Fn(&Block) -> bool,
+) -> usize {
     let mut end = end;
-    while config.drop_dangling_labels && end > first + 1 && is_dangling_label(kept[end - 1].1) {
+    while end > first + 1 && dropped(kept[end - 1].1) {
         end -= 1;
     }
     end
