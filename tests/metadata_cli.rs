@@ -9,12 +9,7 @@ use serde_json::Value;
 
 fn extract_fixtures() -> Vec<Value> {
     let manifest = fixtures().join("metadata/manifest.jsonl");
-    let out = run(&["extract", "--manifest", manifest.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_ok(&["extract", "--manifest", manifest.to_str().unwrap()]);
     stdout_jsonl(&out)
 }
 
@@ -175,12 +170,7 @@ fn dedup_reads_published_and_canonical_from_jsonl() {
                            "text": format!("{text} {other}"), "fetched_at": "2024-01-02T00:00:00Z"}),
     ];
     write_jsonl(&docs, &lines);
-    let out = run(&["dedup", docs.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_ok(&["dedup", docs.to_str().unwrap()]);
     let clusters = stdout_jsonl(&out);
     assert_eq!(clusters.len(), 1, "{clusters:?}");
     assert_eq!(clusters[0]["main"], "early", "{clusters:?}");

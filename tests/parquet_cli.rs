@@ -10,15 +10,6 @@ use std::path::Path;
 use common::*;
 use thresher::parquet_io::records::ParquetLines;
 
-fn ok(args: &[&str]) {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "thresher {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 fn parquet_rows(path: &Path) -> Vec<serde_json::Value> {
     let bytes = std::fs::read(path).unwrap();
     assert_eq!(&bytes[..4], b"PAR1", "{} is not Parquet", path.display());
@@ -36,8 +27,8 @@ fn extract_and_dedup_round_trip_through_parquet() {
     let p = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
     let manifest = fixtures().join("sites/manifest.jsonl");
     let manifest = manifest.to_str().unwrap();
-    ok(&["extract", "--manifest", manifest, "-o", &p("pages.jsonl")]);
-    ok(&[
+    run_ok(&["extract", "--manifest", manifest, "-o", &p("pages.jsonl")]);
+    run_ok(&[
         "extract",
         "--manifest",
         manifest,
@@ -63,8 +54,8 @@ fn extract_and_dedup_round_trip_through_parquet() {
         }
     }
     // dedup reads Parquet records as it reads JSONL: the same clusters.
-    ok(&["dedup", &p("pages.jsonl"), "-o", &p("from-jsonl.jsonl")]);
-    ok(&["dedup", &p("pages.parquet"), "-o", &p("from-parquet.jsonl")]);
+    run_ok(&["dedup", &p("pages.jsonl"), "-o", &p("from-jsonl.jsonl")]);
+    run_ok(&["dedup", &p("pages.parquet"), "-o", &p("from-parquet.jsonl")]);
     let a = std::fs::read_to_string(dir.path().join("from-jsonl.jsonl")).unwrap();
     assert!(a.lines().count() >= 2, "{a}");
     assert_eq!(
@@ -77,13 +68,13 @@ fn extract_and_dedup_round_trip_through_parquet() {
         dir.path().join("pages.dat"),
     )
     .unwrap();
-    ok(&["dedup", &p("pages.dat"), "-o", &p("from-dat.jsonl")]);
+    run_ok(&["dedup", &p("pages.dat"), "-o", &p("from-dat.jsonl")]);
     assert_eq!(
         a,
         std::fs::read_to_string(dir.path().join("from-dat.jsonl")).unwrap()
     );
     // Clusters as Parquet: similarity aligned with members.
-    ok(&[
+    run_ok(&[
         "dedup",
         &p("pages.parquet"),
         "--format",
@@ -116,7 +107,7 @@ fn extract_and_dedup_round_trip_through_parquet() {
         );
     }
     // sign reads Parquet records too.
-    ok(&["sign", &p("pages.parquet"), "-o", &p("sigs.parquet")]);
+    run_ok(&["sign", &p("pages.parquet"), "-o", &p("sigs.parquet")]);
     let sigs = parquet_rows(&dir.path().join("sigs.parquet"));
     assert_eq!(
         sigs.len(),

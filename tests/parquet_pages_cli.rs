@@ -115,12 +115,7 @@ fn extract_reads_pages_from_parquet_found_by_content() {
     // No extension: the file is taken for its `PAR1` magic.
     let crawl = dir.path().join("crawl-0001");
     write_pages(&crawl, &site_rows(), true);
-    let out = run(&["extract", crawl.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_ok(&["extract", crawl.to_str().unwrap()]);
     let from_parquet = stdout_jsonl(&out);
     assert_eq!(from_parquet.len(), 16);
     let failures = check_expectations(&from_parquet, |p| p.to_string());
@@ -145,12 +140,7 @@ fn extract_reads_pages_from_parquet_found_by_content() {
         .collect();
     assert!(utf8.len() >= 8);
     write_pages(&sub.join("pages.parquet"), &utf8, false);
-    let out = run(&["extract", sub.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_ok(&["extract", sub.to_str().unwrap()]);
     let from_strings = stdout_jsonl(&out);
     assert_eq!(from_strings.len(), utf8.len());
     let all = by_url(&from_parquet);

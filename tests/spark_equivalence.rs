@@ -26,15 +26,6 @@ fn require_spark() {
     );
 }
 
-fn ok(args: &[&str]) {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "thresher {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// Run the job in local mode (2 cores, few shuffle partitions: the data is small).
 fn spark_job(sigs: &Path, out: &Path, mode: &str) {
     let job = root().join("spark/thresher_dedup.py");
@@ -84,15 +75,17 @@ fn equal_in_mode(input: &Path, dir: &Path, mode: &str, flags: &[&str], min_clust
     let spark_out = dir.join(format!("spark-{mode}"));
     let imported = dir.join(format!("spark-{mode}.jsonl"));
     if !sigs.exists() {
-        ok(&[&["sign", &s(input), "-o", &s(&sigs)], flags].concat());
+        run_ok(&[&["sign", &s(input), "-o", &s(&sigs)], flags].concat());
     }
-    ok(&[
-        &["dedup", &s(input), "--mode", mode, "-o", &s(&local)],
-        flags,
-    ]
-    .concat());
+    run_ok(
+        &[
+            &["dedup", &s(input), "--mode", mode, "-o", &s(&local)],
+            flags,
+        ]
+        .concat(),
+    );
     spark_job(&sigs, &spark_out, &format!("--{mode}"));
-    ok(&[
+    run_ok(&[
         "clusters",
         "import",
         "--signatures",

@@ -21,20 +21,26 @@ pub fn run(args: &[&str]) -> Output {
     out
 }
 
+/// `thresher ARGS…`, which must succeed (its stderr shown when it does not).
+pub fn run_ok(args: &[&str]) -> Output {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "thresher {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// `thresher run --manifest MANIFEST --out OUT_DIR`, which must succeed.
 pub fn run_manifest(manifest: &Path, out_dir: &Path) {
-    let out = run(&[
+    run_ok(&[
         "run",
         "--manifest",
         manifest.to_str().unwrap(),
         "--out",
         out_dir.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 pub fn jsonl(path: &Path) -> Vec<serde_json::Value> {
@@ -83,12 +89,7 @@ pub fn check_expectations(
 /// `thresher extract --no-infholder` on a fixture directory that holds an `expect.jsonl`:
 /// the records (one per page, the run successful) and the expectation lines.
 pub fn extract_fixture_dir(dir: &Path) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
-    let out = run(&["extract", "--no-infholder", dir.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_ok(&["extract", "--no-infholder", dir.to_str().unwrap()]);
     let records = stdout_jsonl(&out);
     let expect = jsonl(&dir.join("expect.jsonl"));
     assert_eq!(records.len(), expect.len());
