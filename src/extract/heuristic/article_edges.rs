@@ -89,18 +89,17 @@ pub(super) fn article_end(
         .iter()
         .map(|&(_, b)| may_cut_comments && is_comment_heading(first_line(b)))
         .collect();
-    // A comment heading the pass left out just above a kept block (`heading_left_out`).
-    let heading_above: Vec<bool> = (0..kept.len())
-        .map(|k| may_cut_comments && k > first && heading_left_out(page, config, kept, k))
+    // A kept comment heading, or one the pass left out just above a kept block
+    // (`heading_left_out`).
+    let heads_section: Vec<bool> = (0..kept.len())
+        .map(|k| {
+            comment_heading[k]
+                || may_cut_comments && k > first && heading_left_out(page, config, kept, k)
+        })
         .collect();
     let closing: Vec<bool> = kept
         .iter()
         .map(|&(_, b)| labels_end && is_closing_label(first_line(b)))
-        .collect();
-    let heads_section: Vec<bool> = comment_heading
-        .iter()
-        .zip(&heading_above)
-        .map(|(&h, &a)| h || a)
         .collect();
     let comments_end = may_cut_comments
         && !comments_between_posts(&value[first..], &heads_section[first..], config);
