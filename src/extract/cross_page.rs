@@ -82,7 +82,8 @@ pub fn clean_with_mask(
 }
 
 /// Per block: whether the local heuristic alone keeps it. A side run of the cross-page
-/// methods (their agreement and copy tests, the headline's recall): the trace records
+/// methods (their agreement and copy tests, the headline's recall, the paths a
+/// style-inbreeding profile learns the text from): the trace records
 /// nothing of it, so the operator report shows the pass whose answer is written.
 pub fn local_kept(dom: &PageDom, config: &HeuristicConfig) -> Vec<bool> {
     let local = trace::unrecorded(|| heuristic::extract(dom, config));

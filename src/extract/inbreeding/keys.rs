@@ -3,8 +3,9 @@
 //! (its distinct (path, text) keys and, per path, how many blocks and whether they are a
 //! link column).
 
+use crate::extract::cross_page;
 use crate::extract::dom::{PageDom, NO_ELEM};
-use crate::extract::heuristic::{self, HeuristicConfig};
+use crate::extract::heuristic::HeuristicConfig;
 
 use super::InbreedingConfig;
 
@@ -237,8 +238,7 @@ impl Profile {
     ) -> Profile {
         let keys = BlockKeys::of(dom, inbreeding);
         let mut profile = Profile::from_keys(&keys);
-        let local = heuristic::extract(dom, config);
-        let kept = kept_blocks(dom, &local.text);
+        let kept = cross_page::local_kept(dom, config);
         let mut paths: Vec<u64> = keys
             .path
             .iter()
