@@ -139,8 +139,9 @@ fn a_group_of_two_pages_learns_only_what_both_say() {
         assert!(text.contains(&STORIES[k][..40]), "{text}");
         assert!(!text.contains("About us"), "{text}");
     }
-    assert_eq!(counter(&ex, "groups_learned"), 2); // courier.test/news/ and courier.test/
-                                                   // Switched off, a group of two has no model.
+    // courier.test/news/ and courier.test/
+    assert_eq!(counter(&ex, "groups_learned"), 2);
+    // Switched off, a group of two has no model.
     let off = InbreedingConfig {
         small_groups: false,
         ..InbreedingConfig::default()
