@@ -2,12 +2,13 @@
 //! compute its group (URL prefix) and run the extraction cascade; and the stream of all
 //! pages through it.
 
+use crate::charset;
 use crate::config::Config;
 use crate::error::Result;
 use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
-use crate::source::{self, charset};
+use crate::source;
 
 use super::output::round4;
 use super::stream::stream_pages;

@@ -11,9 +11,10 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::extract::cross_page::{CrossPage, Union};
-use crate::extract::inbreeding::{self, Inbreeding, ModelStore};
-use crate::extract::infholder::{self, Infholder, Learner, TemplateStore};
+use crate::extract::cross_page::inbreeding::{self, Inbreeding, ModelStore};
+use crate::extract::cross_page::infholder::{self, Infholder, Learner, TemplateStore};
+use crate::extract::cross_page::union::Union;
+use crate::extract::cross_page::CrossPage;
 use crate::extract::{prefix_sample, Cascade};
 use crate::source;
 

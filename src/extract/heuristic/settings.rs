@@ -69,10 +69,10 @@ pub struct HeuristicConfig {
     /// articles ("Read also", "Related", "Share", `labels.rs`), like a comment heading.
     pub cut_at_closing_label: bool,
     /// Drop lines that are only an advertisement's label or a text-size control, wherever
-    /// they stand (`labels.rs`).
+    /// they stand (`interface_lines.rs`).
     pub drop_interface_lines: bool,
     /// Drop photo credits and short captions that end with one, wherever they stand
-    /// (`labels.rs`: "Fot. PAP", "Photo: Getty Images").
+    /// (`interface_lines.rs`: "Fot. PAP", "Photo: Getty Images").
     pub drop_credit_lines: bool,
     /// Drop a line that only names a box that follows articles wherever it stands in the
     /// written text (`labels.rs`: "Related stories" above the text, its links left out).
@@ -269,7 +269,7 @@ pub(super) const FORM_WORDS_PER_FIELD: usize = 20;
 /// hand-set, not swept.
 pub(super) const MAX_ITEM_SHARE: f64 = 0.9;
 
-/// Layout columns ([`Group::layout_columns`](super::groups::Group::layout_columns)): the
+/// Layout columns ([`Group::layout_columns`](super::structures::Group::layout_columns)): the
 /// text column holds at least this share of the group's words outside links…
 /// Session 4, for the table layouts of daniel-dev (2011 news): daniel-dev 0.773 → 0.809
 /// word F1 alone, both site halves up; WCXB dev -0.001. Hand-set (a majority), not swept.
@@ -317,7 +317,7 @@ pub(super) const LIST_OVER_ARTICLE: f64 = 10.0;
 
 /// A teaser is a linked title and a short snippet: its title is a sizeable share of its
 /// words (forum posts and FAQ answers that open with a linked name or question are not).
-/// Also what makes a group link-led ([`super::groups::Group::linked`]). Session 1
+/// Also what makes a group link-led ([`super::structures::Group::linked`]). Session 1
 /// (0551c76, teaser lists). Hand-set, not swept.
 pub(super) const TEASER_LINK_SHARE: f64 = 0.15;
 
