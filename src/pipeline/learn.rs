@@ -24,7 +24,7 @@ use super::stream::stream_pages;
 
 /// A saved template is relearned when more than one in this many of this run's pages it
 /// was tried on do not fit it (a majority: "most of this run's pages no longer fit").
-/// Set in 56550da (Infholder's saved templates); hand-set, not swept.
+/// Hand-set, not swept.
 const RELEARN_MISFIT_ONE_IN: usize = 2;
 
 /// What the cross-page learning pass did (for `summary.json`, under `infholder`).

@@ -25,7 +25,7 @@ pub enum CrossPage {
     Infholder,
     /// Style-inbreeding: (path, text) blocks and link-column paths the group shares.
     /// The default: daniel-dev with its manifest 0.9094 word F1 (Infholder 0.9029, both
-    /// 0.9094, session 7), sites-dev 0.9975 token F1.
+    /// 0.9094), sites-dev 0.9975 token F1.
     #[default]
     Inbreeding,
     /// Both, their template masks united.

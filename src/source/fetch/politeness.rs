@@ -19,7 +19,7 @@ use super::retry::{backoff, retry_after, retryable_status};
 use super::robots::{self, Robots};
 
 /// Redirects followed for robots.txt: RFC 9309 (2.3.1.2) asks crawlers to follow at
-/// least five. Set with the first fetcher (e161c4f).
+/// least five; five, the least the RFC allows, bounds the work per origin.
 const MAX_ROBOTS_REDIRECTS: usize = 5;
 
 /// One request to `url` under `host`'s politeness: the origin's in-flight slot, its turn,
