@@ -302,7 +302,7 @@ impl Inbreeding {
             Ok(m) => t.masks.push(("style-inbreeding template", m.mask.clone())),
             Err(why) => t
                 .notes
-                .push(format!("style-inbreeding did not apply: {why:?}")),
+                .push(format!("style-inbreeding did not apply: {why}")),
         });
         match found {
             Ok(mask) => Some(mask),
