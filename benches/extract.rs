@@ -58,7 +58,7 @@ fn load(path: &Path) -> String {
     } else {
         raw
     };
-    thresher::source::charset::decode_html(&bytes, None, None).text
+    thresher::charset::decode_html(&bytes, None, None).text
 }
 
 fn parse_only(html: &str) -> usize {

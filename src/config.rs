@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::dedup::DedupConfig;
 use crate::error::{Error, Result};
+use crate::extract::cross_page::inbreeding::InbreedingConfig;
+use crate::extract::cross_page::infholder::InfholderConfig;
 use crate::extract::cross_page::CrossPage;
 use crate::extract::heuristic::HeuristicConfig;
-use crate::extract::inbreeding::InbreedingConfig;
-use crate::extract::infholder::InfholderConfig;
 use crate::group::GroupDepth;
 
 /// The whole configuration of a run.

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod atomic_file;
+pub mod charset;
 pub mod choose_main;
 pub mod cli;
 pub mod config;

@@ -48,8 +48,8 @@ fn corpus_inputs_run_through_every_target() {
     }
 }
 
-/// The WARC crash: a header value that is not UTF-8 made the warc crate's `header()`
-/// panic. The record must now come out as a page, its URL read lossily.
+/// A WARC header value that is not UTF-8 (it made the warc crate's `header()` panic,
+/// found by fuzzing): the record comes out as a page, its URL read lossily.
 #[test]
 fn warc_header_not_utf8_is_a_page() {
     use thresher::source::warc::WarcPages;

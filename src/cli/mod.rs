@@ -362,7 +362,7 @@ impl DedupArgs {
         }
         if d.mode == ClusterMode::Itemsets && d.method != Method::Minhash {
             return Err(Error::Config(format!(
-                "--mode itemsets mines the documents' bottom-k sketches: it needs --method minhash, not {:?}",
+                "--mode itemsets mines the documents' bottom-k sketches: it needs --method minhash, not {}",
                 d.method
             )));
         }
@@ -618,7 +618,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let banding = config.dedup.banding();
             if explain && config.dedup.method != Method::Minhash {
                 eprintln!(
-                    "method {:?}: documents sharing a signature are candidates{}",
+                    "method {}: documents sharing a signature are candidates{}",
                     config.dedup.method,
                     if config.dedup.verify {
                         ", verified at threshold "

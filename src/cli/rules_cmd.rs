@@ -7,11 +7,12 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
+use crate::charset;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::extract::rules::{self, RuleSet, Rules, TriedValue};
 use crate::extract::{dom, heuristic, Extractor, PageContext};
-use crate::source::{self, charset, Manifest, PageJob, ReadLimits};
+use crate::source::{self, Manifest, PageJob, ReadLimits};
 
 /// Options of `extract` and `run` for per-site rules.
 #[derive(Debug, Args)]

@@ -108,6 +108,17 @@ impl FromStr for Method {
     }
 }
 
+/// The method's name as `--method` and config files write it (`minhash`, `long-sent`),
+/// for messages.
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::String(name)) => f.write_str(&name),
+            _ => unreachable!("every method serializes to its name"),
+        }
+    }
+}
+
 impl Method {
     /// Needs df/cf/N from a first pass over the collection.
     pub fn needs_stats(self) -> bool {
@@ -590,6 +601,8 @@ mod tests {
         let sh: Vec<u64> = (0..40).collect();
         for name in &METHOD_NAMES[1..] {
             let m: Method = name.parse().unwrap();
+            // Messages name a method as `--method` writes it.
+            assert_eq!(m.to_string(), *name);
             let s = LexicalSigner::new(m, Preset::Default, Some(stats.clone()));
             let (k1, x1) = s.keys(TEXT, &sh);
             let (k2, x2) = s.keys(&TEXT.to_uppercase(), &sh);

@@ -6,8 +6,6 @@
 pub mod cross_page;
 pub mod dom;
 pub mod heuristic;
-pub mod inbreeding;
-pub mod infholder;
 pub mod metadata;
 pub mod prefix_sample;
 pub mod rules;

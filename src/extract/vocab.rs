@@ -155,7 +155,7 @@ const CONTENT_PREFIX: &[&str] = &[
 /// in their own words (Latin transliterations and native script): `koment` (Polish
 /// `komentarze`, Czech, Slovak, Croatian, Slovene `komentar`), `kommentar` (German, Scandinavian), `коммент`/`коментар` (Russian; Ukrainian,
 /// Bulgarian, Serbian), `σχόλι`/`σχολι` (Greek `σχόλια`), `pinglun` (Chinese 评论).
-/// Session 4 added all but the first eight for daniel-dev's Polish and Greek pages.
+/// All but the first eight are there for daniel-dev's Polish and Greek pages.
 /// (Spanish/Portuguese `coment` cost a WCXB store page whose `comentarios` are its
 /// customer reviews, part of its gold text: left out.)
 const COMMENT_PREFIX: &[&str] = &[

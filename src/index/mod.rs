@@ -43,7 +43,7 @@ pub struct Index {
 pub fn supported(config: &DedupConfig) -> std::result::Result<(), String> {
     if config.method.needs_stats() {
         return Err(format!(
-            "method {:?} needs statistics of the whole collection, which change with every batch; an index supports minhash and the methods without collection statistics",
+            "method {} needs statistics of the whole collection, which change with every batch; an index supports minhash and the methods without collection statistics",
             config.method
         ));
     }

@@ -139,7 +139,7 @@ fn minhash_signature(shingles: &[u64], config: &DedupConfig) -> Vec<u64> {
 pub fn check_supported(config: &DedupConfig) -> Result<()> {
     if matches!(config.method, Method::Decomposition | Method::ThreeFive) {
         return Err(Error::Config(format!(
-            "sign: method {:?} has its own pair test, which the Spark job does not implement; use minhash or another lexical signature",
+            "sign: method {} has its own pair test, which the Spark job does not implement; use minhash or another lexical signature",
             config.method
         )));
     }

@@ -2,23 +2,24 @@
 //! compute its group (URL prefix) and run the extraction cascade; and the stream of all
 //! pages through it.
 
+use crate::charset;
 use crate::config::Config;
 use crate::error::Result;
 use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
-use crate::source::{self, charset};
+use crate::source;
 
 use super::output::round4;
 use super::stream::stream_pages;
 
 /// Characters of the decoded text [`looks_binary`] inspects (the page's beginning).
-/// Set in d8a5bb6 (the foundation); hand-set, not swept.
+/// 4 KiB: the head of an HTML page, enough to tell markup from binary. Hand-set, not
+/// swept.
 const BINARY_SNIFF_CHARS: usize = 4096;
 
 /// A page is binary when more than one in this many inspected characters are control or
-/// replacement characters. Set in d8a5bb6 (the foundation); hand-set, not swept
-/// (`tests/bad_input.rs`: `fixtures/bad/garbage.html` is refused as binary).
+/// replacement characters. Hand-set, not swept (`tests/bad_input.rs`: `fixtures/bad/garbage.html` is refused as binary).
 const BINARY_BAD_ONE_IN: usize = 10;
 
 /// Decode a page's bytes and parse them; empty and binary pages are errors.

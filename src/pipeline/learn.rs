@@ -11,9 +11,10 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::extract::cross_page::{CrossPage, Union};
-use crate::extract::inbreeding::{self, Inbreeding, ModelStore};
-use crate::extract::infholder::{self, Infholder, Learner, TemplateStore};
+use crate::extract::cross_page::inbreeding::{self, Inbreeding, ModelStore};
+use crate::extract::cross_page::infholder::{self, Infholder, Learner, TemplateStore};
+use crate::extract::cross_page::union::Union;
+use crate::extract::cross_page::CrossPage;
 use crate::extract::{prefix_sample, Cascade};
 use crate::source;
 
@@ -23,7 +24,7 @@ use super::stream::stream_pages;
 
 /// A saved template is relearned when more than one in this many of this run's pages it
 /// was tried on do not fit it (a majority: "most of this run's pages no longer fit").
-/// Set in 56550da (Infholder's saved templates); hand-set, not swept.
+/// Hand-set, not swept.
 const RELEARN_MISFIT_ONE_IN: usize = 2;
 
 /// What the cross-page learning pass did (for `summary.json`, under `infholder`).

@@ -15,8 +15,8 @@ use crate::dedup::{self, DedupConfig, DocEntry, Signer};
 use crate::error::{Error, Result};
 use crate::page::{ErrorKind, PageError};
 
-/// JSONL lines parsed (and signed) in parallel at a time. Set in d8a5bb6 (the foundation);
-/// hand-set, not swept (results do not depend on it: lines are kept in file order).
+/// JSONL lines parsed (and signed) in parallel at a time. Hand-set, not swept (results
+/// do not depend on it: lines are kept in file order).
 const JSONL_CHUNK_LINES: usize = 1024;
 
 /// A record read by `thresher dedup`.

@@ -11,8 +11,7 @@ use crate::page::{Page, PageError};
 use crate::source::{self, PageJob, ReadLimits};
 
 /// Pages handed to the worker pool at a time: big enough to keep both cores busy,
-/// small enough that a chunk's bodies never weigh much. Set in d8a5bb6 (the foundation);
-/// hand-set, not swept. It also sets where `chunk_done` falls (extractors that learn
+/// small enough that a chunk's bodies never weigh much. Hand-set, not swept. It also sets where `chunk_done` falls (extractors that learn
 /// across pages advance there), so changing it may change outputs; the thread count does
 /// not.
 const CHUNK: usize = 64;

@@ -188,7 +188,7 @@ mod tests {
                     continue;
                 }
                 let bytes = std::fs::read(&path).unwrap();
-                let html = crate::source::charset::decode_html(&bytes, None, None).text;
+                let html = crate::charset::decode_html(&bytes, None, None).text;
                 let parsed = dom::parse_page(&html);
                 let ctx = PageContext {
                     url: "http://example.com/a/b.html",

@@ -5,7 +5,6 @@
 //! read by the worker that processes the page ([`PageJob::load`]), so reading and
 //! decompression run in parallel and no page body is held longer than its extraction.
 
-pub mod charset;
 pub mod fetch;
 pub mod manifest;
 pub mod parquet_pages;

@@ -10,9 +10,9 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 use super::attrs::{attr_value, id_class, kind_sig, role};
 use super::limits::limit_nesting;
+use super::node_text::text_of;
 use super::settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
 use super::tags::{classify, TagClass};
-use super::text::text_of;
 use super::{BlockKind, ElemId, Element, PageDom, NO_ELEM};
 
 /// One step of the iterative walk.

@@ -1,41 +1,19 @@
-//! What counts as hidden from a reader, and the one decision the walk asks
-//! ([`Builder::is_skipped_as_hidden`]): the `hidden` attribute (not on React's streamed
+//! What counts as hidden from a reader: the `hidden` attribute (not on React's streamed
 //! segments), `aria-hidden`, inline `display:none` / `visibility:hidden`, the `hide`
 //! class, display utility classes unless a breakpoint shows the element again, and
 //! small elements with a hiding utility class. The guards that keep a hidden element
 //! anyway live in `panels.rs` (tab and switchable panels) and `wrappers.rs` (page and
-//! main-region wrappers hidden until scripts run).
+//! main-region wrappers hidden until scripts run); `skip_hidden.rs` weighs the two.
 
 use markup5ever_rcdom::Handle;
 
-use super::build::Builder;
-use super::panels::{is_switchable_panel, is_tab_panel};
+use super::node_text::text_of;
 use super::settings::HIDDEN_CLASS_MAX_BYTES;
-use super::text::text_of;
 
-impl Builder {
-    /// Whether the walk skips `node` (with its subtree) as hidden: hidden by an
-    /// attribute, an inline style, the `hide` class or a display utility class, unless a
-    /// guard applies (a tab panel, a switchable panel, a wrapper holding most of the text);
-    /// or small and hidden by a utility class.
-    pub(super) fn is_skipped_as_hidden<'a>(
-        &mut self,
-        node: &Handle,
-        attr: &impl Fn(&str) -> Option<&'a str>,
-    ) -> bool {
-        // One look at the class for a hiding token first: most elements have none, and
-        // then the three class tests below all answer no (they were 2 % of extraction).
-        let class = attr("class").filter(|c| c.split_ascii_whitespace().any(is_hiding_token));
-        ((is_hidden(attr) || hidden_by_hide_class(class) || hidden_by_display_class(class))
-            && !is_tab_panel(attr)
-            && !is_switchable_panel(node)
-            && !self.holds_most_text(node))
-            || hidden_by_class(class, node)
-    }
-}
-
-/// Any class token that one of the class tests below reads as hiding.
-fn is_hiding_token(t: &str) -> bool {
+/// Any class token that one of the class tests below reads as hiding: one look at the
+/// class for such a token first, because most elements have none, and then the three
+/// class tests all answer no (they were 2 % of extraction).
+pub(super) fn is_hiding_token(t: &str) -> bool {
     t == "hide" || is_display_hiding_token(t) || is_utility_hiding_token(t)
 }
 
@@ -86,7 +64,7 @@ fn is_streamed_segment_id(id: &str) -> bool {
 /// WordPress `screen-reader-text`, plain `hidden`), as exact class tokens, on a small
 /// element only: "Skip to content", "Posted on", "opens in a new window". A large one is
 /// kept (CSS may show it on some screens, and missing text costs more than a stray line).
-fn hidden_by_class(class: Option<&str>, node: &Handle) -> bool {
+pub(super) fn hidden_by_class(class: Option<&str>, node: &Handle) -> bool {
     class.is_some_and(|c| c.split_ascii_whitespace().any(is_utility_hiding_token))
         && text_of(node).len() <= HIDDEN_CLASS_MAX_BYTES
 }
@@ -103,7 +81,7 @@ fn is_utility_hiding_token(t: &str) -> bool {
 /// none}`): hidden like an inline `display:none`, at any size, and with the same guards
 /// (a page-level wrapper hidden until scripts run, a tab panel). Unlike `hidden`, it is
 /// not a Tailwind class that a responsive `lg:block` shows again on desktop.
-fn hidden_by_hide_class(class: Option<&str>) -> bool {
+pub(super) fn hidden_by_hide_class(class: Option<&str>) -> bool {
     class.is_some_and(|c| c.split_ascii_whitespace().any(|t| t == "hide"))
 }
 
@@ -114,7 +92,7 @@ fn hidden_by_hide_class(class: Option<&str>) -> bool {
 /// `is-hidden is-flex-desktop`) makes it visible on a desktop screen: kept.
 /// (`sr-only` / `visually-hidden` are not here: screen-reader text, and a large one is
 /// often the page's real heading or summary.)
-fn hidden_by_display_class(class: Option<&str>) -> bool {
+pub(super) fn hidden_by_display_class(class: Option<&str>) -> bool {
     let Some(c) = class else {
         return false;
     };

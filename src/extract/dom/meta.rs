@@ -5,7 +5,7 @@
 use markup5ever_rcdom::Handle;
 
 use super::build::Builder;
-use super::text::{collapse, text_of};
+use super::node_text::{collapse, text_of};
 use super::PageDom;
 
 impl PageDom {

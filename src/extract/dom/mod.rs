@@ -13,12 +13,16 @@
 //! - `build.rs`: the walk from the rcdom tree to the flat page (elements, `<noscript>`
 //!   fragments, depth cap).
 //! - `tags.rs`: what each tag is to the walk (`classify`: skipped, block, inline, …).
-//! - `text.rs`: block text and its measures (whitespace, words, link words), text of
-//!   subtrees, [`collapse`].
+//! - `text.rs`: the text of the block being built and its measures (whitespace, words,
+//!   link words).
+//! - `node_text.rs`: text of rcdom subtrees, readable text size, [`collapse`],
+//!   [`unspaced_word_len`].
 //! - `attrs.rs`: attribute lookups, the `id class` / `role` strings, kind signatures
 //!   (`kind_sig`).
 //! - `meta.rs`: title, `og:*` metas, JSON-LD product, [`PageDom::declares_product`].
 //! - `hidden.rs`: what counts as hidden (attributes, inline styles, utility classes).
+//! - `skip_hidden.rs`: the walk's one question, whether to skip an element as hidden
+//!   (`hidden.rs` less the guards of `panels.rs` and `wrappers.rs`).
 //! - `panels.rs`: hidden tab panels and switchable panels (accordions, tab sets) that
 //!   are walked anyway.
 //! - `wrappers.rs`: hidden page or `<main>` wrappers (hidden until scripts run) that are
@@ -35,8 +39,10 @@ mod hidden;
 mod limits;
 mod meta;
 mod mojibake;
+mod node_text;
 mod panels;
 mod settings;
+mod skip_hidden;
 mod tags;
 mod text;
 mod tree;
@@ -45,9 +51,9 @@ mod wrappers;
 pub(crate) use attrs::kind_sig;
 pub(crate) use hidden::is_hidden;
 pub use limits::limit_nesting;
+pub use node_text::{collapse, unspaced_word_len};
 pub use settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
 pub(crate) use tags::{classify, TagClass};
-pub use text::{collapse, unspaced_word_len};
 
 use build::Builder;
 

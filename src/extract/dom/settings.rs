@@ -1,50 +1,49 @@
 //! Every tuning knob of the DOM code (size thresholds, shares, depth and scan caps), each
-//! with what it does and how it was chosen. Sessions are the project's work sessions as
-//! the git history and ARCHITECTURE.md name them; figures are word F1 on the dev corpora.
-//! The first three are `pub` because they were public before the split
-//! (`thresher::extract::dom::MAX_DEPTH` and so on, re-exported from `dom/mod.rs`).
+//! with what it does, its unit and why its value; figures are word F1 on the dev corpora.
+//! The first three are `pub`, re-exported from `dom/mod.rs`
+//! (`thresher::extract::dom::MAX_DEPTH` and so on): they are limits a library caller's
+//! input meets.
 
 /// A `<noscript>` with less raw markup than this (bytes) is skipped (tracking pixels,
 /// "enable JavaScript" notes); a larger one is parsed as a fragment and walked as a
 /// `noscript` element (Discourse and Flarum forums serve the whole thread there for
-/// clients without JavaScript). Set in session 1 (cc18901, with the forum and comment
-/// work of the heuristic); hand-set, not swept.
+/// clients without JavaScript). Hand-set, not swept: a bound between a tracking pixel or
+/// a short note and a served page.
 pub const NOSCRIPT_MIN_BYTES: usize = 2_000;
 
 /// Elements deeper than this are not given their own arena entry (their text still
 /// counts, attributed to the ancestor at this depth): real pages stay far below it, and
 /// it bounds the work on pathological nesting. Also the depth cap of the XML conversion
-/// (`xml.rs`) and of the rules' fast XPath path (`xpath_fast/`). Set with the first
-/// version of the crate (d8a5bb6, session 1); a safety bound, hand-set, not swept.
+/// (`xml.rs`) and of the rules' fast XPath path (`xpath_fast/`). A safety bound,
+/// hand-set, not swept.
 pub const MAX_DEPTH: usize = 512;
 
 /// Nesting depth in the source beyond which opening tags are dropped before parsing
 /// ([`limit_nesting`](super::limit_nesting)). html5ever's tree builder scans its stack
 /// of open elements for many tags, so a page nested 100,000 deep costs it minutes; real
-/// pages stay below a few hundred. Set in session 1 (b5a9d4d, with the bad-input
-/// integration tests); a safety bound, hand-set, not swept.
+/// pages stay below a few hundred. A safety bound, hand-set, not swept.
 pub const MAX_SOURCE_DEPTH: usize = 2_000;
 
 /// Largest text (bytes of all text below the element, whitespace included) of an
 /// element that a hiding utility class (`d-none`, `hidden`, `sr-only`,
 /// `visually-hidden`, `screen-reader-text`) hides: "Skip to content", "Posted on",
 /// "opens in a new window". A larger one is kept, since CSS may show it on some screens.
-/// Set in session 2 (1521c67: WCXB dev 0.818 → 0.821, no page type worse); the value is
-/// hand-set, not swept.
+/// Dropping such small elements took WCXB dev from 0.818 to 0.821, no page type worse;
+/// the value is hand-set, not swept.
 pub(crate) const HIDDEN_CLASS_MAX_BYTES: usize = 200;
 
 /// Least readable text (non-whitespace bytes outside scripts and styles) a hidden element
 /// must hold to be a wrapper hidden until scripts run (`wrappers.rs`), so that a small
-/// hidden element is never walked for holding "most" of a near-empty page. Tied to
-/// [`HIDDEN_CLASS_MAX_BYTES`] since it was introduced (session 2, 9ab2e21): the same
-/// bound between a small hidden element and a large one; hand-set, not swept.
+/// hidden element is never walked for holding "most" of a near-empty page. Equal to
+/// [`HIDDEN_CLASS_MAX_BYTES`]: the same bound between a small hidden element and a large
+/// one; hand-set, not swept.
 pub(crate) const HIDDEN_WRAPPER_MIN_BYTES: usize = HIDDEN_CLASS_MAX_BYTES;
 
 /// Share of the document's readable text a hidden element must hold (strictly more) to
 /// be a page-level wrapper hidden only until scripts run (Next.js
 /// `<div style="visibility:hidden">` around everything, `aria-hidden` on the app root
-/// while a consent dialog is open), walked as visible. Set in session 2 (9ab2e21: WCXB
-/// dev documentation 0.9114 → 0.9315, overall 0.8456 → 0.8478, ScrapingHub 0.9654
+/// while a consent dialog is open), walked as visible. Walking such wrappers took WCXB dev
+/// documentation pages from 0.9114 to 0.9315 (overall 0.8456 → 0.8478, ScrapingHub 0.9654
 /// unchanged); "more than half" is hand-set, not swept.
 pub(crate) const HIDDEN_WRAPPER_MIN_SHARE: f64 = 0.5;
 
@@ -53,17 +52,15 @@ pub(crate) const HIDDEN_WRAPPER_MIN_SHARE: f64 = 0.5;
 /// age-gate apps wrap the product section in `<div style="display:none">` inside
 /// `<main>`); the rest of the region is then nearly empty. A hidden copy of a visible
 /// text (a blog's raw Markdown in `<pre hidden>`) holds only about half of its region,
-/// well below. Set in session 3 (ea3ab99); hand-set, not swept.
+/// well below. Hand-set, not swept.
 pub(crate) const HIDDEN_MAIN_MIN_SHARE: f64 = 0.8;
 
 /// Children of one parent beyond which a hidden element's previous sibling is not looked
 /// for (keeps the walk linear on a long list of hidden items; panels have few siblings).
-/// Set in session 3 (6a704ae, the switchable-panel guard); a work bound, hand-set, not
-/// swept.
+/// A work bound, hand-set, not swept.
 pub(crate) const MAX_SIBLINGS_SCANNED: usize = 1024;
 
 /// How many levels an accordion toggle is looked for before a hidden panel: its previous
 /// element sibling, that sibling's last element child, and that one's last element child
-/// (a `<button>` wrapped in a heading in a `<div>`). Set in session 3 (70e8f29, display
-/// utility classes and switchable panels); hand-set, not swept.
+/// (a `<button>` wrapped in a heading in a `<div>`); hand-set, not swept.
 pub(crate) const TOGGLE_SEARCH_LEVELS: usize = 3;

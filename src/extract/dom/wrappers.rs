@@ -7,8 +7,8 @@ use markup5ever_rcdom::{Handle, NodeData};
 
 use super::attrs::attr_value;
 use super::build::Builder;
+use super::node_text::readable_text_bytes;
 use super::settings::{HIDDEN_MAIN_MIN_SHARE, HIDDEN_WRAPPER_MIN_BYTES, HIDDEN_WRAPPER_MIN_SHARE};
-use super::text::readable_text_bytes;
 use super::tree::parent_of;
 
 impl Builder {

@@ -7,11 +7,11 @@
 //! of headlines with their times is led by links, not by the posts' own text.
 
 use super::features::block_value;
-use super::groups::Structures;
 use super::marks::Marks;
 use super::settings::{
     BYLINE_MAX_WORDS, TEASER_ITEMS_SHARE_DEN, TEASER_ITEMS_SHARE_NUM, TEASER_MAX_SNIPPET,
 };
+use super::structures::Structures;
 use super::Pass;
 use crate::extract::dom::{Block, BlockKind, ElemId, NO_ELEM};
 

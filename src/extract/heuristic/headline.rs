@@ -9,12 +9,12 @@
 use std::cell::{Cell, OnceCell};
 
 use super::features::block_value;
-use super::groups::Structures;
 use super::news_lists;
 use super::settings::{
     HeuristicConfig, HEADLINE_BARE_MIN_WORDS, HEADLINE_MAX_WORDS, HEADLINE_MIN_WORDS,
     HEADLINE_SPAN_BLOCKS, HEADLINE_TEXT_BLOCKS,
 };
+use super::structures::Structures;
 use super::Pass;
 use crate::extract::dom::{unspaced_word_len, Block, BlockKind, ElemId, NO_ELEM};
 use crate::extract::title::{overlap, page_title, split_parts, H1_COVERAGE, H1_PRECISION};

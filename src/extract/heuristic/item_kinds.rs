@@ -7,13 +7,13 @@
 //! themselves (most of their words in linked repeated structures of their own: "most
 //! read", "related" teasers, menus) or link lists, is a story beside its link columns and
 //! related lists: taken for a list, the page reads as a listing and the whole row becomes
-//! the container. Complements [`Group::layout_columns`](super::groups::Group::layout_columns),
+//! the container. Complements [`Group::layout_columns`](super::structures::Group::layout_columns),
 //! which needs the text item to hold most of the group's unlinked words; here the other
 //! items may have snippets (teasers under "related"), as long as they are lists.
 
 use super::features::block_value;
-use super::groups::{Group, Structures};
 use super::settings::{HeuristicConfig, COLUMN_TEXT_PARAGRAPHS, COLUMN_TEXT_SHARE};
+use super::structures::{Group, Structures};
 use super::Pass;
 use crate::extract::dom::{kind_sig, ElemId, Element, NO_ELEM};
 

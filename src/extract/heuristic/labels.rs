@@ -12,16 +12,14 @@
 //! ([`article_edges`](super::article_edges)): what follows it is other stories' teasers,
 //! share buttons or widgets, whose few long lines the other tail tests keep.
 //!
-//! Wherever it stands, a line that is only an advertisement's label ("REKLAMA", "广告")
-//! or a text-size control ("字号:T|T") is interface too ([`is_interface_line`]): the
-//! advertisement and the control's letters are not text, so their label is nothing's.
-//! So is a photo's credit, alone or ending a short caption ([`is_credit_line`]: "Fot.
-//! Dreamstime", "Photo: Getty Images", "…, fot. AFP", and an editor's "责任编辑：王鹏"):
-//! the annotators of both news and web pages leave credits out.
+//! Lines that are interface wherever they stand (advertisement labels, text-size
+//! controls, photo credits) are in [`interface_lines`](super::interface_lines).
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use super::interface_lines::is_credit_line;
+use super::label_phrases::{label_phrase, phrase_set};
 use super::settings::{HeuristicConfig, LABEL_MAX_WORDS};
 use crate::extract::dom::Block;
 
@@ -62,43 +60,6 @@ fn is_dangling_label(b: &Block) -> bool {
         .text
         .trim_end_matches(|c: char| c.is_whitespace() || c == '*');
     b.words <= LABEL_MAX_WORDS && !text.contains('\n') && text.ends_with([':', '：', '︰'])
-}
-
-/// A short line's letters (at most [`LABEL_MAX_WORDS`] words), lower-cased, with every
-/// other character (punctuation, digits, size marks) a space; `None` for a longer line,
-/// told without the copy (the label tests run on every written line). Turkish dotted and
-/// dotless i are both `i` (`İLGİLİ` lower-cased is not `ilgili` otherwise).
-fn label_letters(text: &str) -> Option<String> {
-    if text
-        .split_whitespace()
-        .nth(LABEL_MAX_WORDS as usize)
-        .is_some()
-    {
-        return None;
-    }
-    Some(
-        text.chars()
-            .map(|c| match c {
-                'İ' | 'ı' => 'i',
-                c if c.is_alphabetic() => c,
-                _ => ' ',
-            })
-            .collect::<String>()
-            .to_lowercase(),
-    )
-}
-
-/// A short line as a label phrase: its [`label_letters`]' words joined by one space.
-fn label_phrase(text: &str) -> Option<String> {
-    let letters = label_letters(text)?;
-    Some(letters.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
-/// A set of label phrases, each written as pages write it ("À lire aussi", "te-ar putea
-/// interesa") and kept as [`label_phrase`] reads a line, so that case, accents' marks
-/// that are no letters and punctuation are compared alike. Built once; a lookup is a hash.
-fn phrase_set(phrases: &[&str]) -> HashSet<String> {
-    phrases.iter().filter_map(|p| label_phrase(p)).collect()
 }
 
 /// "Read also", "see also", "related", "more on the topic", "share", "rate this": the
@@ -395,227 +356,6 @@ fn more_from(phrase: &str) -> bool {
     words.len() >= 3 && MORE_WORDS.contains(&words[0]) && MORE_OBJECTS.contains(&words[1])
 }
 
-/// The label an advertisement carries ("REKLAMA", "Реклама", "广告", "Anzeige",
-/// "Publicidad", "広告", "광고", "إعلان"), as a whole line.
-const AD_LABELS: &[&str] = &[
-    "advertisement",
-    "advertising",
-    "sponsored",
-    "anzeige",
-    "werbung",
-    "gesponsert",
-    "publicité",
-    "publicidad",
-    "anuncio",
-    "pubblicità",
-    "publicidade",
-    "publicitate",
-    "advertentie",
-    "reclame",
-    "reklama",
-    "реклама",
-    "reklam",
-    "annons",
-    "annonse",
-    "hirdetés",
-    "διαφήμιση",
-    "广告",
-    "廣告",
-    "広告",
-    "광고",
-    "إعلان",
-    "विज्ञापन",
-];
-
-/// [`AD_LABELS`] as label phrases.
-static AD_SET: LazyLock<HashSet<String>> = LazyLock::new(|| phrase_set(AD_LABELS));
-
-/// The name of a text-size control ("字号:T|T", "調整字體︰大 中 小", "Font size: A+ A-",
-/// "Schriftgröße: A A", "Taille du texte : A- A+", "文字サイズ 小 中 大", "글자 크기 + -"), by
-/// stem; Chinese and Japanese names are found inside a run of letters ("調整字體").
-const TEXT_SIZE_NAMES: &[&str] = &[
-    "font",
-    "шрифт",
-    "czcionk",
-    "γραμματοσειρ",
-    "字号",
-    "字號",
-    "字体",
-    "字體",
-    "字级",
-    "字級",
-    "schrift",
-    "texte",
-    "texto",
-    "文字",
-    "글자",
-];
-
-/// Words a text-size control has besides its name and its one-letter size marks.
-const TEXT_SIZE_WORDS: &[&str] = &[
-    "text",
-    "size",
-    "размер",
-    "rozmiar",
-    "μέγεθος",
-    "größe",
-    "taille",
-    "du",
-    "tamaño",
-    "del",
-    "크기",
-];
-
-/// Whether a line is interface, not text, wherever it stands: an advertisement's label
-/// alone, or a text-size control (its name and one-letter or `+`/`-` size marks).
-pub(super) fn is_interface_line(text: &str) -> bool {
-    let Some(cleaned) = label_letters(text) else {
-        return false;
-    };
-    let words: Vec<&str> = cleaned.split_whitespace().collect();
-    // An advertisement's label is one word; a script whose marks are no letters splits it.
-    let ad = match words.as_slice() {
-        [word] => AD_SET.contains(*word),
-        [_, _] => AD_SET.contains(&words.join(" ")),
-        _ => false,
-    };
-    if ad {
-        return true;
-    }
-    let is_name = |w: &&str| TEXT_SIZE_NAMES.iter().any(|n| w.contains(n));
-    let is_mark = |w: &&str| w.chars().count() == 1;
-    let marked = words.iter().any(is_mark) || text.contains(['+', '↑', '↓']);
-    marked
-        && words.iter().any(is_name)
-        && words
-            .iter()
-            .all(|w| is_name(w) || is_mark(w) || TEXT_SIZE_WORDS.contains(w))
-}
-
-/// The word that opens a photo credit ("Fot. PAP", "Фото: ИТАР-ТАСС", "Photo: Getty
-/// Images", "Bild: dpa", "Foto: EFE", "写真：ロイター"), lower-cased, without its `.` or `:`.
-const CREDIT_WORDS: &[&str] = &[
-    "photo",
-    "photos",
-    "photograph",
-    "picture",
-    "image",
-    "illustration",
-    "credit",
-    "fot",
-    "foto",
-    "zdjęcie",
-    "фото",
-    "фотография",
-    "иллюстрация",
-    "φωτο",
-    "φωτογραφία",
-    "图",
-    "图片",
-    "圖片",
-    "摄影",
-    "攝影",
-    // German, Dutch, Scandinavian, Romance, Czech, Turkish, Hungarian, Japanese, Korean,
-    // Arabic, Hindi
-    "bild",
-    "fotos",
-    "fotó",
-    "fotografía",
-    "fotografia",
-    "imagen",
-    "immagine",
-    "imagem",
-    "ilustración",
-    "illustrazione",
-    "ilustração",
-    "crédito",
-    "créditos",
-    "写真",
-    "사진",
-    "صورة",
-    "الصورة",
-    "फोटो",
-];
-
-/// The most words a credit's name has ("Ben Hasty/Getty Images").
-const CREDIT_NAME_MAX_WORDS: usize = 8;
-
-/// The most words a caption that ends with its credit has ("Były wiceminister zdrowia
-/// Bolesław Piecha (fot. TVP Info)").
-const CAPTION_MAX_WORDS: usize = 20;
-
-/// Whether a line is a photo's credit ("Fot. Dreamstime", "Photo: Ben Hasty/Getty
-/// Images", "Фото: ISRAland/AP") or a short caption that ends with one ("…, fot. AFP",
-/// "… (fot. TVP Info)"): a credit word with its `.` or `:` and a name of a few words.
-/// The credit word is capitalised or abbreviated (`image: nginx:1.14` is a setting).
-pub(super) fn is_credit_line(text: &str) -> bool {
-    let text = text.trim();
-    if text.split_whitespace().nth(CAPTION_MAX_WORDS).is_some() {
-        return false;
-    }
-    if credit(text) || is_editor_credit(text) {
-        return true;
-    }
-    // A caption's trailing credit, in parentheses or after a comma or a slash.
-    let tail = text
-        .strip_suffix(')')
-        .and_then(|t| t.rsplit_once('('))
-        .map(|(_, c)| c);
-    let tail = tail.or_else(|| {
-        text.rsplit_once([',', '/'])
-            .map(|(_, c)| c)
-            .filter(|c| c.starts_with(' '))
-    });
-    tail.is_some_and(|c| credit(c.trim()))
-}
-
-/// The editor's credit of Chinese news items, in simplified and traditional script.
-const EDITOR_WORDS: &[&str] = &["编辑", "編輯", "责任编辑", "責任編輯", "责编", "責編"];
-
-/// Whether `text` is an editor's credit under a news item, bracketed or not: the editor
-/// word with its colon before a name ("责任编辑：王鹏", "（责任编辑:于澄）", "[编辑：杨洁]")
-/// or after a name ("(陈巍 编辑)"). The annotators leave it out like a photo's credit.
-fn is_editor_credit(text: &str) -> bool {
-    let inner = [("(", ")"), ("（", "）"), ("[", "]"), ("【", "】")]
-        .iter()
-        .find_map(|(open, close)| text.strip_prefix(open)?.strip_suffix(close))
-        .unwrap_or(text)
-        .trim();
-    if let Some((word, name)) = inner.split_once([':', '：']) {
-        return EDITOR_WORDS.contains(&word.trim())
-            && (1..=2).contains(&name.split_whitespace().count());
-    }
-    let words: Vec<&str> = inner.split_whitespace().collect();
-    matches!(words.as_slice(), [_, word] | [_, _, word] if EDITOR_WORDS.contains(word))
-}
-
-/// Whether `text` is a credit word with its `.` or `:` and a name of at most
-/// [`CREDIT_NAME_MAX_WORDS`] words.
-fn credit(text: &str) -> bool {
-    let Some(end) = text.find(['.', ':', '：', '╱']) else {
-        return false;
-    };
-    let (word, name) = (&text[..end], &text[end..]);
-    let abbreviated = name.starts_with('.');
-    let name = name[name.chars().next().map_or(0, char::len_utf8)..].trim();
-    let capitalised = word.chars().next().is_some_and(|c| !c.is_lowercase());
-    let words = name.split_whitespace().count();
-    (capitalised || abbreviated)
-        && CREDIT_WORDS.contains(&word.trim().to_lowercase().as_str())
-        && (1..=CREDIT_NAME_MAX_WORDS).contains(&words)
-}
-
-/// `kept` without [`is_interface_line`] blocks (`drop_interface_lines`).
-pub(super) fn without_interface_lines<'a>(
-    config: &HeuristicConfig,
-    mut kept: Vec<(usize, &'a Block)>,
-) -> Vec<(usize, &'a Block)> {
-    if config.drop_interface_lines {
-        kept.retain(|&(_, b)| b.text.contains('\n') || !is_interface_line(&b.text));
-    }
-    kept
-}
-
 /// The written blocks without [`is_credit_line`] ones (`drop_credit_lines`) and, with
 /// `drop_closing_labels`, [`is_closing_label`] ones (a "Related stories" or "ZOBACZ
 /// TAKŻE" line whose box above or inside the text was left out as links). After the
@@ -638,15 +378,17 @@ pub(super) fn without_written_labels<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{headed_page, run, ARTICLE};
+    use super::super::tests::{page_ending_with as page, run};
     use super::super::{extract, HeuristicConfig};
-    use super::{is_closing_label, is_credit_line, is_interface_line};
+    use super::is_closing_label;
     use crate::extract::dom::parse;
 
-    fn page(end: &str) -> String {
-        headed_page(&format!(
-            "<p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p>{end}"
-        ))
+    #[test]
+    fn every_closing_label_is_short_enough_to_match() {
+        for label in super::CLOSING_LABELS {
+            assert!(super::label_phrase(label).is_some(), "{label}");
+            assert!(is_closing_label(label), "{label}");
+        }
     }
 
     #[test]
@@ -759,18 +501,6 @@ mod tests {
     }
 
     #[test]
-    fn every_label_is_short_enough_to_match() {
-        use super::{AD_LABELS, CLOSING_LABELS};
-        for label in CLOSING_LABELS.iter().chain(AD_LABELS) {
-            assert!(super::label_phrase(label).is_some(), "{label}");
-            assert!(
-                is_closing_label(label) || is_interface_line(label),
-                "{label}"
-            );
-        }
-    }
-
-    #[test]
     fn a_closing_label_of_another_language_ends_the_article() {
         let html = page(
             "<p>Quelle: das Hafenamt.</p><b>Ähnliche Artikel</b>\
@@ -801,146 +531,6 @@ mod tests {
         );
         assert!(!out.text.contains("Read also"), "{}", out.text);
         assert!(!out.text.contains("lighthouse"), "{}", out.text);
-    }
-
-    #[test]
-    fn interface_lines_are_known() {
-        for line in [
-            "REKLAMA",
-            "Реклама",
-            "Advertisement",
-            "广告",
-            "字号:T|T",
-            "調整字體︰大 中 小",
-        ] {
-            assert!(is_interface_line(line), "{line}");
-        }
-        for line in [
-            "Size: S M L",
-            "Reklama na ulicach",
-            "font:",
-            "font-size: 18px;",
-            "Choosing fonts",
-            "字級設定：",
-        ] {
-            assert!(!is_interface_line(line), "{line}");
-        }
-    }
-
-    #[test]
-    fn interface_lines_of_other_languages_are_known() {
-        for line in [
-            "ANZEIGE",
-            "Publicidad",
-            "Pubblicità",
-            "Advertentie",
-            "広告",
-            "광고",
-            "إعلان",
-            "विज्ञापन",
-            "Schriftgröße: A A A",
-            "Taille du texte : A- A+",
-            "文字サイズ 小 中 大",
-            "글자 크기 + -",
-        ] {
-            assert!(is_interface_line(line), "{line}");
-        }
-        for line in [
-            "Anzeige erstattet",
-            "Publicidad engañosa en la red",
-            "Schriftgröße",
-            "Taille du texte",
-            "広告代理店",
-        ] {
-            assert!(!is_interface_line(line), "{line}");
-        }
-    }
-
-    #[test]
-    fn ad_labels_and_text_size_controls_are_dropped() {
-        let html = page("<p>REKLAMA</p><p>字号:T|T</p><p>Third part of the story.</p>");
-        let mut config = HeuristicConfig::default();
-        config.drop_interface_lines = false;
-        let without = extract(&parse(&html), &config).text;
-        assert!(without.contains("REKLAMA"), "{without}");
-        let out = run(&html);
-        assert!(
-            out.text.contains("Third part of the story."),
-            "{}",
-            out.text
-        );
-        assert!(!out.text.contains("REKLAMA"), "{}", out.text);
-        assert!(!out.text.contains("字号"), "{}", out.text);
-    }
-
-    #[test]
-    fn credit_lines_are_known() {
-        for line in [
-            "Fot. Dreamstime",
-            "Photo: Ben Hasty/Getty Images",
-            "Фото: ISRAland/AP",
-            "Testowanie pocisków dalekiego zasięgu Ghader, fot. AFP",
-            "Były wiceminister zdrowia Bolesław Piecha (fot. TVP Info)",
-            "责任编辑：王鹏",
-            "（责任编辑:于澄）",
-            "[编辑：杨洁]",
-            "(陈巍 编辑)",
-            "(曹文明 編輯)",
-        ] {
-            assert!(is_credit_line(line), "{line}");
-        }
-        for line in [
-            "image: nginx:1.14.2",
-            "Fot.",
-            "Photo: the crane lifted the ferry out of the water at dawn on Monday",
-            "See the photo: it shows the ferry",
-            "Photographers say the light was perfect.",
-            "编辑：这篇文章讲述了很多事情 以及 其他 内容",
-            "视频编辑",
-            "编辑部",
-        ] {
-            assert!(!is_credit_line(line), "{line}");
-        }
-    }
-
-    #[test]
-    fn credit_lines_of_other_languages_are_known() {
-        for line in [
-            "Bild: picture alliance / dpa",
-            "Foto: EFE",
-            "Fotó: MTI",
-            "Imagen: Reuters",
-            "Il sindaco durante la conferenza (Foto: Ansa)",
-            "写真：ロイター",
-            "사진: 연합뉴스",
-            "الصورة: رويترز",
-            "फोटो: पीटीआई",
-        ] {
-            assert!(is_credit_line(line), "{line}");
-        }
-        for line in [
-            "Bild: Der Hafen am Morgen, als die Kräne die alte Fähre aus dem Wasser hoben und trugen",
-            "Imagen corporativa y reputación de la empresa",
-            "写真",
-        ] {
-            assert!(!is_credit_line(line), "{line}");
-        }
-    }
-
-    #[test]
-    fn photo_credits_are_dropped() {
-        let html = page("<p>Fot. Harbour Office</p><p>Third part of the story.</p>");
-        let mut config = HeuristicConfig::default();
-        config.drop_credit_lines = false;
-        let without = extract(&parse(&html), &config).text;
-        assert!(without.contains("Harbour Office"), "{without}");
-        let out = run(&html);
-        assert!(
-            out.text.contains("Third part of the story."),
-            "{}",
-            out.text
-        );
-        assert!(!out.text.contains("Harbour Office"), "{}", out.text);
     }
 
     #[test]

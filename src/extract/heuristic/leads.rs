@@ -16,10 +16,10 @@
 //! and not repeat one of its paragraphs.
 
 use super::features::{block_value, link_density};
-use super::groups::Structures;
 use super::headline::{lines_under, Headed};
 use super::news_lists;
 use super::settings::{HeuristicConfig, LEAD_DECK_WORDS_DIVISOR, LEAD_HEADING_WORDS_FACTOR};
+use super::structures::Structures;
 use super::Pass;
 use crate::extract::dom::{Block, BlockKind, ElemId};
 

@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 
-use super::page_type::review_marks;
 use super::settings::{HeuristicConfig, ENTRY_FORM_FIELDS, FORM_WORDS_PER_FIELD, MAX_MARKED_SHARE};
 use super::Pass;
 use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
@@ -74,14 +73,14 @@ fn vocab_mark(id_class: &str, config: &HeuristicConfig, marks: Marks) -> Mark {
 }
 
 /// Every element's own mark in this pass: its tag, role and vocabulary
-/// ([`element_mark`]), then customer reviews on product pages ([`review_marks`]).
+/// ([`element_mark`]). (The page type adds the customer reviews of product pages:
+/// `page_type::review_marks`.)
 pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
     let (page, config, marks) = (pass.page, pass.config, pass.marks);
     // Pages repeat their class names (every item of a list, every cell of a table), and
     // the vocabulary test was 3 % of extraction's time on ScrapingHub: one test per name.
     let mut by_name: HashMap<&str, Mark> = HashMap::new();
-    let own_marks: Vec<Mark> = page
-        .elements
+    page.elements
         .iter()
         .map(|e| {
             element_mark(&e.tag, &e.role, marks).unwrap_or_else(|| {
@@ -95,8 +94,7 @@ pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
                     .or_insert_with(|| vocab_mark(&e.id_class, config, marks))
             })
         })
-        .collect();
-    review_marks(page, config, marks, own_marks)
+        .collect()
 }
 
 /// Nearest boilerplate-marked ancestor-or-self of every element (elements are in

@@ -27,9 +27,9 @@
 //!    sections are the page (a forum thread) or an article's discussion.
 //! 4. **Nearest marks** (`marks.rs`): the marked ancestor-or-self of every element, with
 //!    the exceptions (most of the page's evidence; footers, overlays, interface forms).
-//! 5. **Repeated structures** (`groups.rs`): siblings sharing tag and class kind, and
-//!    which are content-like (listings, not menus); classless ones whose items are one
-//!    story beside lists (`item_kinds.rs`).
+//! 5. **Repeated structures** (`groups.rs`, their types in `structures.rs`): siblings
+//!    sharing tag and class kind, and which are content-like (listings, not menus);
+//!    classless ones whose items are one story beside lists (`item_kinds.rs`).
 //! 6. **Dated posts and teaser lists** (`dated_posts.rs`, `headline.rs`, `teasers.rs`):
 //!    lists of posts signed with a byline and a time, below an article, are its comments
 //!    whatever their class; "related" / "latest" lists beside an article are marked too.
@@ -42,7 +42,7 @@
 //! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
 //!     of dominant link-led structures; comment sections with `include_comments`.
 //! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`, `labels.rs`,
-//!     `follow_lines.rs`):
+//!     `interface_lines.rs`, `label_phrases.rs`, `follow_lines.rs`):
 //!     the kept blocks, per-post chrome of threads and interface lines (ad labels,
 //!     text-size controls) dropped, leading chrome trimmed, a headed article's text
 //!     ended where a long link-led run of short lines or a "read also" label begins and
@@ -64,7 +64,9 @@ mod features;
 mod follow_lines;
 mod groups;
 mod headline;
+mod interface_lines;
 mod item_kinds;
+mod label_phrases;
 mod labels;
 mod leads;
 mod legal_notices;
@@ -76,6 +78,7 @@ mod scoring;
 mod sections;
 mod selection;
 mod settings;
+mod structures;
 mod teasers;
 mod threads;
 mod tree;
@@ -196,7 +199,7 @@ fn extract_pass(
     // 1-4: content evidence, marks, comments or thread.
     let good = scoring::content_evidence(&pass);
     let total_good = good.first().copied().unwrap_or(0.0);
-    let own_marks = marks::own_marks(&pass);
+    let own_marks = page_type::review_marks(page, pass.config, pass.marks, marks::own_marks(&pass));
     let comments_are_content =
         page_type::comments_are_content(&pass, &own_marks, &good, total_good);
     let mut marked =
@@ -246,7 +249,7 @@ fn extract_pass(
     let kept = cleanup::kept_blocks(&pass, &decisions);
     let kept = threads::drop_post_chrome(&pass, container, &st, kept);
     let kept = cleanup::without_repeats(kept, config);
-    let kept = labels::without_interface_lines(config, kept);
+    let kept = interface_lines::without_interface_lines(config, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
     let (end, end_cut) =

@@ -4,9 +4,9 @@
 //! declares a product (then customer reviews are boilerplate).
 
 use super::features::block_value;
-use super::groups::Structures;
 use super::marks::{Mark, Marks};
 use super::settings::{HeuristicConfig, DECLARED_ARTICLE_PARAGRAPHS};
+use super::structures::Structures;
 use super::threads::posts_continue_in_comments;
 use super::tree::{holds_any, in_subtrees, outermost_good};
 use super::Pass;
@@ -55,7 +55,7 @@ pub(super) fn comments_are_content(
 /// whose headline is followed by a paragraph (`headed`, [`headline_followed_by_text`](super::headline::headline_followed_by_text)) is a short
 /// article beside link lists, not a listing, however little text it has.
 ///
-/// [`Group::linked`]: super::groups::Group::linked
+/// [`Group::linked`]: super::structures::Group::linked
 pub(super) fn listing_page(pass: &Pass, marked: &[ElemId], st: &Structures, headed: bool) -> bool {
     let (page, config) = (pass.page, pass.config);
     let (item_group, groups) = (&st.item_group, &st.groups);

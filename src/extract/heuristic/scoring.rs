@@ -5,9 +5,9 @@
 //! [`block_value`] — summed bottom-up over the elements.
 
 use super::features::block_value;
-use super::groups::Structures;
 use super::news_lists;
 use super::settings::{LISTING_LINK_WEIGHT, TRACE_TEXT_CHARS};
+use super::structures::Structures;
 use super::tree::sum_up;
 use super::Pass;
 use crate::extract::dom::{Block, ElemId, NO_ELEM};

@@ -11,11 +11,11 @@
 //! the page: a `<section>`, one more `<p>` of the text, or an element that opens with a
 //! heading of its own (a landing page's "Features", "Frequently asked questions").
 
-use super::groups::Structures;
 use super::marks::Marks;
 use super::settings::{
     HeuristicConfig, LIKE_RUN, LIKE_SIBLING_SHARE, SIBLING_MIN_VALUE, SIBLING_SHARE,
 };
+use super::structures::Structures;
 use super::Pass;
 use crate::extract::dom::{BlockKind, ElemId, PageDom, NO_ELEM};
 use crate::extract::vocab;
@@ -137,7 +137,7 @@ fn opens_a_section(page: &PageDom, j: usize) -> bool {
 }
 
 /// Whether sibling `j` is one of the lists beside the story `cur` in a group of unlike
-/// items ([`Group::story_evidence`](super::groups::Group::story_evidence)): the link
+/// items ([`Group::story_evidence`](super::structures::Group::story_evidence)): the link
 /// columns and "most read" lists of a layout row are no further sections of the story.
 fn lists_beside_story(st: &Structures, j: usize, cur: usize) -> bool {
     let g = st.group_of[cur];

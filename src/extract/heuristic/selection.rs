@@ -4,9 +4,9 @@
 //! sections ([`super::sections`]): the link-dense blocks of structures that dominate it
 //! (a listing's titles) and, with `include_comments`, the comment sections outside it.
 
-use super::groups::Structures;
 use super::marks::Marks;
 use super::settings::{DEBUG_CANDIDATES, DECLARED_SHARE};
+use super::structures::Structures;
 use super::tree::in_subtrees;
 use super::Pass;
 use crate::extract::dom::{ElemId, PageDom, NO_ELEM};
@@ -81,7 +81,7 @@ pub(super) fn narrow_to_declared(
 
 /// A container that is one item of a repeated structure (one forum post, one product
 /// card) widens to the whole structure, unless the structure is a story beside lists
-/// ([`Group::story_evidence`](super::groups::Group::story_evidence)): a layout row's
+/// ([`Group::story_evidence`](super::structures::Group::story_evidence)): a layout row's
 /// story column stays apart from the link columns beside it.
 pub(super) fn widen_to_structure(mut container: ElemId, st: &Structures) -> ElemId {
     while st.item_group[container as usize] != u32::MAX {
@@ -108,7 +108,7 @@ pub(super) fn dominates(pass: &Pass, st: &Structures, container: ElemId, g: u32)
 /// listing's cards may each hold a smaller repeated structure of their own (a recipe
 /// category page whose sections each list eight linked cards), and the innermost
 /// structure alone is too small to dominate. Only link-led structures
-/// ([`super::groups::Group::linked`]) pass this on: an article's paragraphs form a
+/// ([`super::structures::Group::linked`]) pass this on: an article's paragraphs form a
 /// dominant repeated structure too, and the "read more" link lists inside them stay
 /// dropped.
 pub(super) fn in_dominant_structures(pass: &Pass, st: &Structures, container: ElemId) -> Vec<bool> {

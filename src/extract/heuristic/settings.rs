@@ -2,13 +2,13 @@
 //! ([`HeuristicConfig`], the `heuristic:` keys of a config file, with their defaults) and
 //! the internal constants (thresholds, shares and weights the scoring code uses).
 //!
-//! Each knob says what it does and how it was chosen. "Session N" names the working
-//! session of the project that introduced it (session 1: the first heuristic and its
-//! teaser, declared-article and cascade steps; session 2: the listing, product and
-//! article mechanisms; session 3: threads, overlays and service pages); the commit is
-//! named too. "Hand-set, not swept" means history records no measurement of the value
-//! itself (the mechanism it belongs to may have been measured as a whole). Scores are
-//! word F1 on the dev corpora of `bench/` (WCXB dev, ScrapingHub, sites-dev).
+//! Each knob says what it does, its unit and why its value. Scores are word F1 on the
+//! dev corpora of `bench/` (WCXB dev, ScrapingHub, daniel-dev, sites-dev); "A" and "B"
+//! are a corpus's two halves by site (`bench/score_halves.py`). `x → y` is the score
+//! without and with the knob (or with the other value named), measured on the tree of
+//! the day: the size of the effect, not today's score. "Hand-set, not swept" means no
+//! measurement of the value itself is recorded (the mechanism it belongs to may have
+//! been measured as a whole).
 
 /// Parameters of the local heuristic, with the defaults documented in ARCHITECTURE.md.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -47,7 +47,7 @@ pub struct HeuristicConfig {
     pub cut_news_lists: bool,
     /// End the written text at the heading of a comment section or form
     /// (`comment_headings.rs`), unless the comments are the page's content or a thread's
-    /// posts each carry one; on headed pages and (session 10) unheaded ones.
+    /// posts each carry one; on headed pages and unheaded ones.
     pub cut_at_comment_heading: bool,
     /// The comment-heading cut also when readers' posts under the heading outweigh the
     /// article: a run of bylined posts (`readers_posts.rs`) after which the text's element
@@ -69,10 +69,10 @@ pub struct HeuristicConfig {
     /// articles ("Read also", "Related", "Share", `labels.rs`), like a comment heading.
     pub cut_at_closing_label: bool,
     /// Drop lines that are only an advertisement's label or a text-size control, wherever
-    /// they stand (`labels.rs`).
+    /// they stand (`interface_lines.rs`).
     pub drop_interface_lines: bool,
     /// Drop photo credits and short captions that end with one, wherever they stand
-    /// (`labels.rs`: "Fot. PAP", "Photo: Getty Images").
+    /// (`interface_lines.rs`: "Fot. PAP", "Photo: Getty Images").
     pub drop_credit_lines: bool,
     /// Drop a line that only names a box that follows articles wherever it stands in the
     /// written text (`labels.rs`: "Related stories" above the text, its links left out).
@@ -119,29 +119,29 @@ pub struct HeuristicConfig {
 impl Default for HeuristicConfig {
     fn default() -> Self {
         HeuristicConfig {
-            // Session 1 (d8a5bb6, the first heuristic). Hand-set, not swept.
+            // About a sentence. Hand-set, not swept.
             min_content_words: 10,
-            // Session 1 (d8a5bb6). Hand-set, not swept.
+            // Half of a block's words in links. Hand-set, not swept.
             max_link_density: 0.5,
-            // Session 1 (d8a5bb6). Hand-set, not swept.
+            // Hand-set, not swept.
             short_block_penalty: 0.5,
-            // Session 1 (b5a9d4d, leading-chrome trim); trimming the trailing edge too
-            // measured worse (see `cleanup::first_content`).
+            // The leading edge only: trimming the trailing edge too measured worse (see
+            // `cleanup::first_content`).
             trim_edges: true,
-            // Session 6 (`article_edges.rs`): daniel-dev local 0.8899 → 0.8918 (half A
+            // On (`article_edges.rs`): daniel-dev local 0.8899 → 0.8918 (half A
             // +0.0027, B +0.0010; Russian 0.799 → 0.811), WCXB dev 0.8633 → 0.8635 (A
             // unchanged, B +0.0004), ScrapingHub unchanged.
             cut_tail: true,
-            // Session 6: unguarded, daniel-dev 0.8918 → 0.8945 but WCXB dev A −0.0003
-            // (an introduction above a heading lower down that repeats the title). With
-            // the link-led test (`article_edges::article_start`), on the merged tree:
+            // Unguarded, daniel-dev 0.8918 → 0.8945 but WCXB dev A −0.0003 (an
+            // introduction above a heading lower down that repeats the title). With the
+            // link-led test (`article_edges::article_start`):
             // daniel-dev local 0.8932 → 0.8947 (A +0.0014, B +0.0017; 7 pages up, none
             // down), with the manifest 0.9045 → 0.9057 (A +0.0014, B +0.0008), WCXB dev
             // 0.8636 → 0.8639 (A +0.0003, B +0.0002), ScrapingHub and sites-dev unchanged.
             start_at_headline: true,
-            // Session 13: a convention, off (see ARCHITECTURE.md, step 5).
+            // Off: a convention of the gold, not a quality (see the field's doc).
             keep_headline: false,
-            // Session 7 (`item_kinds.rs`): daniel-dev local 0.8947 → 0.8959 (half A
+            // On (`item_kinds.rs`): daniel-dev local 0.8947 → 0.8959 (half A
             // +0.0014, B +0.0008; 11 pages up, 3 down), with the manifest 0.9057 → 0.9068,
             // WCXB dev 0.8639 → 0.8641 (A +0.0001, B +0.0003), ScrapingHub and sites-dev
             // unchanged. Applied to every group (not only classless items) it cost WCXB
@@ -149,45 +149,45 @@ impl Default for HeuristicConfig {
             // only keeping the container apart and the page no listing) cost informpskov
             // and ca-news (−0.97, −0.25: a short story's value as a list item was what won).
             unlike_items_no_list: true,
-            // Session 7: daniel-dev local +0.0003 over `unlike_items_no_list` alone (tanea
+            // Off: daniel-dev local +0.0003 over `unlike_items_no_list` alone (tanea
             // 0.35 → 0.66, news.com.au 0.41 → 0.96, three we-dwoje pages down), WCXB dev
             // half A −0.0006 (two collection pages, 0.98 → 0.69 and 0.92 → 0.72).
             story_is_article: false,
-            // Session 7 (`news_lists.rs`): daniel-dev local 0.8947 → 0.8993 (A +0.0067,
+            // On (`news_lists.rs`): daniel-dev local 0.8947 → 0.8993 (A +0.0067,
             // B +0.0020; Russian 0.8176 → 0.8353, Greek 0.9400 → 0.9449), manifest 0.9057 →
             // 0.9085, WCXB dev, ScrapingHub and sites-dev unchanged (an events listing
             // inside a WCXB article lost 0.16 before entries with prose between them were
             // kept apart).
             cut_news_lists: true,
-            // Session 7 (`comment_headings.rs`): daniel-dev local 0.8993 → 0.9011 (A
+            // On (`comment_headings.rs`): daniel-dev local 0.8993 → 0.9011 (A
             // +0.0016, B +0.0021; 11 pages up, none down), manifest 0.9085 → 0.9093,
             // WCXB dev 0.8639 (A +0.0001), ScrapingHub and sites-dev unchanged. Without the
             // posts test (`article_edges::comments_between_posts`) Stack Overflow pages lost
             // up to 0.24 (WCXB forum 0.7885 → 0.7834).
             cut_at_comment_heading: true,
-            // Session 11 (`readers_posts.rs`): see ARCHITECTURE.md ("Readers' posts under a
+            // On (`readers_posts.rs`): see ARCHITECTURE.md ("Readers' posts under a
             // comment heading") for the figures.
             cut_over_readers_posts: true,
-            // Session 10 (`legal_notices.rs`), with the comment-heading cut on unheaded
+            // On (`legal_notices.rs`), measured with the comment-heading cut on unheaded
             // pages: see ARCHITECTURE.md ("A legal notice ends the article") for the figures.
-            // Also notices inside the text's element: daniel-dev +0.0002 more, but
+            // Notices inside the text's element too: daniel-dev +0.0002 more, but
             // ScrapingHub 0.9688 → 0.9683 (its gold keeps "© 2019 Associated Press. All
             // Rights Reserved.") and WCXB half A −0.0002 (a man page's COPYRIGHT section,
             // a boot screen quoted in `<pre>`): left out.
             cut_at_legal_notice: true,
-            // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
+            // On (`labels.rs`): see ARCHITECTURE.md for the figures.
             drop_dangling_labels: true,
-            // Session 13 (`follow_lines.rs`): see ARCHITECTURE.md for the figures.
+            // On (`follow_lines.rs`): see ARCHITECTURE.md for the figures.
             drop_follow_lines: true,
-            // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
+            // On (`labels.rs`): see ARCHITECTURE.md for the figures.
             cut_at_closing_label: true,
-            // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
+            // On (`interface_lines.rs`): see ARCHITECTURE.md for the figures.
             drop_interface_lines: true,
-            // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
+            // On (`interface_lines.rs`): see ARCHITECTURE.md for the figures.
             drop_credit_lines: true,
-            // Session 10 (`labels.rs`): see ARCHITECTURE.md for the figures.
+            // On (`labels.rs`): see ARCHITECTURE.md for the figures.
             drop_closing_labels: true,
-            // Session 8 (`sections.rs`): daniel-dev local 0.9041 → 0.9061 (A +0.0017,
+            // On (`sections.rs`): daniel-dev local 0.9041 → 0.9061 (A +0.0017,
             // B +0.0023; Chinese +0.0061, Greek +0.0022, Russian +0.0014; 13 pages up,
             // 2 down: argumenti.ru, whose gold repeats the lede set in a sibling after the text),
             // WCXB dev A −0.0003 (a course page's "Lab Info" box, no heading tag), B
@@ -196,30 +196,28 @@ impl Default for HeuristicConfig {
             // sections, a glossary, an FAQ) and dailymail's paragraphs laid out as
             // siblings.
             after_article_sections_only: true,
-            // Session 8 (`leads.rs`): see ARCHITECTURE.md for the figures.
+            // On (`leads.rs`): see ARCHITECTURE.md for the figures.
             lead_above_text: true,
-            // Session 11 (`leads.rs`, the deck): see ARCHITECTURE.md for the figures.
+            // On (`leads.rs`, the deck): see ARCHITECTURE.md for the figures.
             lead_deck: true,
             // Off: comments are not the page's text (`--include-comments` turns it on).
             include_comments: false,
-            // Session 1 (cc18901, repeated structures). Hand-set, not swept.
+            // Hand-set, not swept.
             min_list_items: 3,
-            // Session 1 (cc18901). Hand-set, not swept.
+            // Hand-set, not swept.
             min_item_words: 4.0,
-            // Session 1 (cc18901). Hand-set, not swept.
+            // Hand-set, not swept.
             min_item_text_share: 0.2,
-            // Session 1 (cc18901). Hand-set, not swept.
+            // Hand-set, not swept.
             list_dominance: 0.3,
-            // Session 1 (240ca27, comment sections as a forum's content). Hand-set, not
-            // swept; later reused as "the page has an article" by the teaser, listing
-            // and form tests.
+            // Hand-set, not swept; also what "the page has an article" means to the
+            // teaser, listing and form tests.
             min_article_evidence: 150.0,
-            // Session 1 (17458c7, the retry cascade). Hand-set, not swept.
+            // A few sentences. Hand-set, not swept.
             retry_below_words: 50,
-            // Session 1 (0551c76, teaser lists): ScrapingHub 0.951 → 0.959, WCXB dev
-            // unchanged (0.817) with it on.
+            // On: ScrapingHub 0.951 → 0.959, WCXB dev unchanged (0.817).
             drop_teasers: true,
-            // Session 7: daniel-dev local 0.9022 → 0.9029 (both halves up, Russian
+            // On: daniel-dev local 0.9022 → 0.9029 (both halves up, Russian
             // +0.0044: a "special reports" box, a news column, a related list), WCXB dev
             // 0.8641 unchanged (one service page's "related resources", kept by its gold,
             // −0.08), ScrapingHub and sites-dev unchanged.
@@ -231,14 +229,12 @@ impl Default for HeuristicConfig {
 // ---- Block values (`features::block_value`) ----
 
 /// A table cell needs this many times `min_content_words` non-link words to be content
-/// evidence (other blocks need `min_content_words`). Session 1 (d8a5bb6, the first
-/// heuristic). Hand-set, not swept.
+/// evidence (other blocks need `min_content_words`). Hand-set, not swept.
 pub(super) const TABLE_CELL_WORDS_FACTOR: u32 = 2;
 
 /// A content block's value is its non-link words minus this share of
 /// `min_content_words`: a block just long enough (a footer line) is weak evidence, a
-/// paragraph strong evidence. Session 1 (b5a9d4d, with the leading-chrome trim).
-/// Hand-set, not swept.
+/// paragraph strong evidence. Hand-set, not swept.
 pub(super) const CONTENT_WORDS_DISCOUNT: f64 = 0.5;
 
 // ---- Marks (`marks`) ----
@@ -246,16 +242,16 @@ pub(super) const CONTENT_WORDS_DISCOUNT: f64 = 0.5;
 /// An element holding at least this share of the page's content evidence is never
 /// treated as boilerplate, whatever its tag or class says (themes that wrap the whole
 /// page in `<header class="page-header">`, forums whose posts are `class="comment"`).
-/// Session 1 (b5a9d4d). Hand-set, not swept.
+/// Hand-set, not swept.
 pub(super) const MAX_MARKED_SHARE: f64 = 0.5;
 
 /// A form or fieldset with at least this many fields a visitor fills in asks for input
 /// and is interface whatever its text (consent and terms paragraphs; `marks.rs`). Two:
-/// a name and a message, an e-mail and a consent box. Session 9, hand-set.
+/// a name and a message, an e-mail and a consent box. Hand-set.
 pub(super) const ENTRY_FORM_FIELDS: usize = 2;
 /// A box of fields without a form element is a form's box when it holds at most this
-/// many words per field: a label and a line of help each (`marks.rs`). Session 13,
-/// hand-set between a comment box's 6 and a product column's 74 words per field.
+/// many words per field: a label and a line of help each (`marks.rs`). Hand-set
+/// between a comment box's 6 and a product column's 74 words per field.
 pub(super) const FORM_WORDS_PER_FIELD: usize = 20;
 
 // ---- Repeated structures (`groups`) ----
@@ -264,15 +260,15 @@ pub(super) const FORM_WORDS_PER_FIELD: usize = 20;
 /// structure. Siblings that share a class kind but are one text plus a few small parts
 /// (Drupal layout-builder `block …` sections: date, share bar, image, body; a product
 /// page's column grid; a forum page's opening post next to two stub widgets) are not a
-/// list, and treating them as one turns an article page into a listing. Session 2
-/// (36c5247): WCXB dev 0.8310 → 0.8313, ScrapingHub 0.9616 → 0.9629; the value itself
-/// hand-set, not swept.
+/// list, and treating them as one turns an article page into a listing. The test took
+/// WCXB dev 0.8310 → 0.8313, ScrapingHub 0.9616 → 0.9629; the value itself hand-set,
+/// not swept.
 pub(super) const MAX_ITEM_SHARE: f64 = 0.9;
 
-/// Layout columns ([`Group::layout_columns`](super::groups::Group::layout_columns)): the
+/// Layout columns ([`Group::layout_columns`](super::structures::Group::layout_columns)): the
 /// text column holds at least this share of the group's words outside links…
-/// Session 4, for the table layouts of daniel-dev (2011 news): daniel-dev 0.773 → 0.809
-/// word F1 alone, both site halves up; WCXB dev -0.001. Hand-set (a majority), not swept.
+/// For the table layouts of daniel-dev (2011 news): daniel-dev 0.773 → 0.809 word F1
+/// alone, both site halves up; WCXB dev -0.001. Hand-set (a majority), not swept.
 pub(super) const COLUMN_TEXT_SHARE: f64 = 0.5;
 /// …and at least this many paragraphs of `min_content_words` outside links (a column of
 /// a few captions next to two menus is no article). Hand-set, not swept.
@@ -294,20 +290,20 @@ pub(super) const HEADLINE_BARE_MIN_WORDS: usize = 4;
 /// repeated inside a paragraph is no headline). Hand-set, not swept.
 pub(super) const HEADLINE_MAX_WORDS: u32 = 60;
 /// The text must begin within this many blocks under the headline (a date line, a byline,
-/// a share bar and an image caption may come between). Session 4, hand-set, not swept:
-/// with the listing test, daniel-dev +0.013 word F1 (Russian +0.05), WCXB dev listings
+/// a share bar and an image caption may come between). Hand-set, not swept: with the
+/// listing test, daniel-dev +0.013 word F1 (Russian +0.05), WCXB dev listings
 /// -0.011.
 pub(super) const HEADLINE_TEXT_BLOCKS: usize = 8;
 /// …counting only lines of the page's own (not marked, not template, not link-dense), and
 /// within this many blocks in all: a share bar of one link per list item, a photo credit
 /// and a "Related" list between the headline and its text (news.com.au, se.pl, 2011) do
 /// not use up the window, but a menu or a filter column does not lead to a listing's text
-/// either. Session 9, twice the window, hand-set, not swept.
+/// either. Twice the window, hand-set, not swept.
 pub(super) const HEADLINE_SPAN_BLOCKS: usize = 2 * HEADLINE_TEXT_BLOCKS;
 
 /// On a headed page, a teaser list with at least this many times the words of the
 /// article's element is the page's own list (a listing under an introduction), not a rail
-/// of other stories (`teasers::list_outweighs_article`). Session 4: against 0.3 of the page's
+/// of other stories (`teasers::list_outweighs_article`). Against 0.3 of the page's
 /// words, daniel-dev +0.005 (both site halves up), WCXB dev −0.0003 (one shop home page
 /// whose product grid follows a welcome heading); 5 measured worse on daniel-dev
 /// (+0.0036). Hand-set, two values tried.
@@ -317,16 +313,16 @@ pub(super) const LIST_OVER_ARTICLE: f64 = 10.0;
 
 /// A teaser is a linked title and a short snippet: its title is a sizeable share of its
 /// words (forum posts and FAQ answers that open with a linked name or question are not).
-/// Also what makes a group link-led ([`super::groups::Group::linked`]). Session 1
-/// (0551c76, teaser lists). Hand-set, not swept.
+/// Also what makes a group link-led ([`super::structures::Group::linked`]). Hand-set,
+/// not swept.
 pub(super) const TEASER_LINK_SHARE: f64 = 0.15;
 
 /// …and its snippet is short: items averaging more words outside links are posts,
-/// answers or sections, not teasers. Session 1 (0551c76). Hand-set, not swept.
+/// answers or sections, not teasers. Hand-set, not swept.
 pub(super) const TEASER_MAX_SNIPPET: f64 = 80.0;
 
 /// A link-dense line with at least this many link words is a teaser's linked title;
-/// shorter linked lines are passed over. Session 1 (0551c76). Hand-set, not swept.
+/// shorter linked lines are passed over. Hand-set, not swept.
 pub(super) const TEASER_TITLE_LINK_WORDS: u32 = 3;
 /// A one-block teaser (`one_block_teasers`: a block that opens with a linked title and
 /// runs on in its snippet) has a title of this many words at least (two: a name, "Туризм
@@ -334,7 +330,7 @@ pub(super) const TEASER_TITLE_LINK_WORDS: u32 = 3;
 pub(super) const ONE_BLOCK_TITLE_MIN_WORDS: u32 = 2;
 /// …and at most this many (a longer link opening a block is a sentence linked whole)…
 pub(super) const ONE_BLOCK_TITLE_MAX_WORDS: u32 = 25;
-/// …and a snippet of this many unlinked words at least. Session 7: with a title of ≥ 3
+/// …and a snippet of this many unlinked words at least. With a title of ≥ 3
 /// words and a snippet of ≥ `min_content_words` only 2 of 5 items of a "special reports"
 /// box counted (daniel-dev local +0.0003); with 2 and 4, +0.0007 (Russian +0.0044), WCXB
 /// dev −0.0001 either way.
@@ -344,8 +340,7 @@ pub(super) const ONE_BLOCK_SNIPPET_MIN_WORDS: u32 = 4;
 /// TEASER_ITEMS_SHARE_DEN` (two thirds) of its items open with a linked title, or end a
 /// snippet with an ellipsis; a rail of cut-off snippets before the article needs the
 /// same share. Kept as a fraction of whole numbers (`count * 3 >= items * 2`): no float
-/// rounding. Session 1 (0551c76, titled items) and session 2 (daf1924, cut-off
-/// snippets). Hand-set, not swept.
+/// rounding. Hand-set, not swept.
 pub(super) const TEASER_ITEMS_SHARE_NUM: u32 = 2;
 /// See [`TEASER_ITEMS_SHARE_NUM`].
 pub(super) const TEASER_ITEMS_SHARE_DEN: u32 = 3;
@@ -354,7 +349,7 @@ pub(super) const TEASER_ITEMS_SHARE_DEN: u32 = 3;
 
 /// On a page with no article of its own, the weight of a listing item's link words
 /// (its linked title) against the container: the items are the page, but a title is
-/// weaker evidence than a snippet. Session 2 (e135dc4): WCXB dev listing 0.5557 →
+/// weaker evidence than a snippet. The weight took WCXB dev listing 0.5557 →
 /// 0.6193, collection 0.6219 → 0.6319, all 0.8205 → 0.8257; on WCXB dev listings 0.5
 /// measured better than 1.0.
 pub(super) const LISTING_LINK_WEIGHT: f64 = 0.5;
@@ -362,57 +357,55 @@ pub(super) const LISTING_LINK_WEIGHT: f64 = 0.5;
 // ---- Articles and threads (`page_type`, `threads`) ----
 
 /// See [`super::page_type`]'s `declared_article_apart`: the declared article's content
-/// evidence, in paragraphs of `min_content_words`. Session 2 (99d433c, short post +
-/// long discussion). Hand-set, not swept.
+/// evidence, in paragraphs of `min_content_words` (a short post above a long
+/// discussion). Hand-set, not swept.
 pub(super) const DECLARED_ARTICLE_PARAGRAPHS: f64 = 3.0;
 
 /// See [`super::threads`]' `posts_continue_in_comments`: the opening post's share of the
-/// evidence outside the comment sections. Session 3 (bb5b0a4, XenForo and Lemmy threads
-/// with a long first post). Hand-set, not swept.
+/// evidence outside the comment sections (XenForo and Lemmy threads with a long first
+/// post). Hand-set, not swept.
 pub(super) const THREAD_POST_SHARE: f64 = 0.3;
 /// See [`super::threads`]' `posts_continue_in_comments`: the replies' evidence against
-/// the opening post's. Session 3 (bb5b0a4). Hand-set, not swept.
+/// the opening post's. Hand-set, not swept.
 pub(super) const THREAD_REPLIES_SHARE: f64 = 0.5;
 
 /// Most words a line of per-post chrome may have (see
 /// [`super::threads::drop_post_chrome`]): "Joined", "Reaction score", "Reply", "Report".
-/// Session 3 (df0dce1). Hand-set, not swept.
+/// Hand-set, not swept.
 pub(super) const POST_CHROME_WORDS: u32 = 4;
 
-/// Words of unlinked text in one line that make an item a post someone wrote. Session 3
-/// (df0dce1). Hand-set, not swept.
+/// Words of unlinked text in one line that make an item a post someone wrote (two
+/// sentences). Hand-set, not swept.
 pub(super) const POST_TEXT_WORDS: u32 = 20;
 
 /// Share of a thread's posts in which the same short line must recur to be chrome (and
-/// share of its items that must be written posts). Session 3 (df0dce1). Hand-set, not
-/// swept.
+/// share of its items that must be written posts). Hand-set, not swept.
 pub(super) const POST_CHROME_SHARE: f64 = 0.5;
 
 // ---- Choosing the container (`selection`) ----
 
 /// A declared main element (`article`, `main`, `itemprop=articleBody`) with at least this
-/// share of the container's value and content evidence becomes the container. Session 1
-/// (5c8efb9): ScrapingHub 0.959 → 0.960, WCXB dev 0.817 → 0.818; the value itself
+/// share of the container's value and content evidence becomes the container. The test
+/// took ScrapingHub 0.959 → 0.960, WCXB dev 0.817 → 0.818; the value itself
 /// hand-set, not swept.
 pub(super) const DECLARED_SHARE: f64 = 0.8;
 
 // ---- Sibling sections (`sections`) ----
 
 /// A sibling section joins the container with at least this share of its value…
-/// Session 2 (b5b5c46, Readability's sibling pass for product, service and landing
-/// pages; the merge took WCXB dev 0.8323 → 0.8451). Hand-set, not swept.
+/// Readability's sibling pass, for product, service and landing pages (the merge took
+/// WCXB dev 0.8323 → 0.8451). Hand-set, not swept.
 pub(super) const SIBLING_SHARE: f64 = 0.2;
-/// …and at least this value (one real paragraph). Session 2 (b5b5c46). Hand-set, not
-/// swept.
+/// …and at least this value (one real paragraph). Hand-set, not swept.
 pub(super) const SIBLING_MIN_VALUE: f64 = 10.0;
 
-/// A run is at least this many like sections (the container's included). Session 3
-/// (882b991, service and landing pages). Hand-set, not swept.
+/// A run is at least this many like sections (the container's included), as service
+/// and landing pages set them. Hand-set, not swept.
 pub(super) const LIKE_RUN: usize = 3;
 
 /// A sibling of the same run as the container (see [`super::sections`]' `like_section`)
-/// joins it with at least this share of its value (and [`SIBLING_MIN_VALUE`]). Session 3:
-/// 0.0 at first (882b991), raised to 0.1 (27f023f) to keep article precision.
+/// joins it with at least this share of its value (and [`SIBLING_MIN_VALUE`]). 0.1 rather
+/// than 0.0: any like sibling at all cost articles their precision (27f023f).
 pub(super) const LIKE_SIBLING_SHARE: f64 = 0.1;
 
 // ---- The article's edges (`article_edges`) ----
@@ -420,32 +413,31 @@ pub(super) const LIKE_SIBLING_SHARE: f64 = 0.1;
 /// A run of this many kept blocks without content evidence of their own ends a headed
 /// article's text ([`super::article_edges::article_end`]): times of other news, an
 /// archive calendar, a comment form's labels. Fewer are the article's own short lines
-/// ("Source: …", the author). Session 6, hand-set; 12 measured the same on daniel-dev.
+/// ("Source: …", the author). Hand-set; 12 measured the same on daniel-dev.
 pub(super) const TAIL_GAP_LINES: usize = 8;
 /// …once this many paragraphs of `min_content_words` of evidence have been written (the
-/// run is after the text, not between the headline and it). Session 6, hand-set (5
-/// measured the same).
+/// run is after the text, not between the headline and it). Hand-set (5 measured the
+/// same).
 pub(super) const TAIL_MIN_PARAGRAPHS: f64 = 2.0;
 /// …when link-dense blocks in the run's span number at least this share of its lines
-/// (the headlines beside the times; a specification table has no links). Session 6:
-/// without it WCXB dev lost 0.0008 (spec tables, pros and cons, listings); hand-set.
+/// (the headlines beside the times; a specification table has no links). Without it WCXB dev lost 0.0008 (spec tables, pros and cons, listings); hand-set.
 pub(super) const TAIL_LINK_SHARE: f64 = 0.5;
 /// …and the kept words from the run on are fewer than this many times the words before
 /// it (an awards listing of thousands of short lines under an introduction is the
-/// page's own content). Session 6: 5 and 10 measured the same; hand-set.
+/// page's own content). 5 and 10 measured the same; hand-set.
 pub(super) const TAIL_MAX_WORDS_RATIO: f64 = 10.0;
 /// With `start_at_headline`, the lines above the headline are dropped only when they hold
 /// less than this share of the evidence from the headline on (a page whose title is
-/// repeated by a heading lower down keeps its top). Session 6, hand-set; without it WCXB
+/// repeated by a heading lower down keeps its top). Hand-set; without it WCXB
 /// dev lost 0.0024.
 pub(super) const HEAD_DROP_SHARE: f64 = 0.5;
 /// A heading under the headline is the story's subtitle (a lead set as `<h2>`,
 /// `leads.rs`) when it has at least this many times `min_content_words` words outside
 /// links: a paragraph, longer than the titles of sections and of other stories
-/// (up to about 15 words). Session 8: with 1, ScrapingHub lost 0.0004 on 7 short
+/// (up to about 15 words). With 1, ScrapingHub lost 0.0004 on 7 short
 /// subtitles its gold leaves out; 2 keeps daniel-dev's long ones.
 pub(super) const LEAD_HEADING_WORDS_FACTOR: u32 = 2;
-/// The deck (`leads.rs`, session 11): a heading that is the first line under the
+/// The deck (`leads.rs`): a heading that is the first line under the
 /// headline, without links, is the story's subtitle when it has at least
 /// `min_content_words` / this many words (five: "Human-to-human infection rare and mild";
 /// a kicker or a label of one to four words is none). Hand-set, not swept.
@@ -453,56 +445,56 @@ pub(super) const LEAD_DECK_WORDS_DIVISOR: u32 = 2;
 
 // ---- Diagnostics (debug and trace logs only; no effect on any answer) ----
 
-/// Container candidates listed in the debug log, largest sums first. Session 1
-/// (b5a9d4d).
+/// Container candidates listed in the debug log, largest sums first: enough to see
+/// the runners-up of a wrong choice.
 pub(super) const DEBUG_CANDIDATES: usize = 6;
 
-/// Characters of a block's text shown in its trace line. Session 1 (240ca27).
+/// Characters of a block's text shown in its trace line: enough to recognise the line.
 pub(super) const TRACE_TEXT_CHARS: usize = 60;
 
 /// A post's byline (author and time: `~drwallu [2012-01-07 00:03]`) is a short line:
-/// at most this many words ([`super::dated_posts`]). Session 5, hand-set, not swept.
+/// at most this many words ([`super::dated_posts`]). Hand-set, not swept.
 pub(super) const BYLINE_MAX_WORDS: u32 = 12;
 
 /// Readers' posts under a comment heading are at least this many bylines
 /// ([`super::readers_posts`]): one dated line below a heading may be the article's
-/// source or update line. Session 11, hand-set, not swept.
+/// source or update line. Hand-set, not swept.
 pub(super) const READERS_POSTS_MIN: usize = 2;
 
 /// A heading element with this many times `min_content_words` unlinked words, ending in
 /// a full stop, is a paragraph (a lead set as `<h4>`; [`super::features::is_prose_heading`]).
-/// Session 8, hand-set, not swept.
+/// Hand-set, not swept.
 pub(super) const LEAD_HEADING_PARAGRAPHS: f64 = 2.0;
 
 /// A paragraph that a page's copy repeats is at least this many times
 /// `min_content_words` long ([`super::cleanup::without_repeats`]): shorter lines ("Read more
-/// about our services") recur on a page by design. Session 5: 1× cost WCXB service
+/// about our services") recur on a page by design. 1× cost WCXB service
 /// and listing pages whose gold repeats such lines, 3× did not. Hand-set.
 pub(super) const REPEAT_PARAGRAPH_WORDS: u32 = 3;
 
 // ---- Lists of other news (`news_lists`) ----
 
 /// A news list has at least this many dated entries ([`super::news_lists`]): fewer are a
-/// "see also" of two or three stories. Session 7, hand-set.
+/// "see also" of two or three stories. Hand-set.
 pub(super) const NEWS_LIST_MIN_ENTRIES: usize = 4;
 /// …each entry's date within this many blocks of the one before (the headline, a snippet
-/// and a topic link between two dates). Session 7, hand-set.
+/// and a topic link between two dates). Hand-set.
 pub(super) const NEWS_ENTRY_GAP: usize = 4;
 /// A date line of its own (beside a linked headline in the next or previous block) has at
-/// most this many words ("10:54", "17 января 2012 г., 11:46"). Session 7, hand-set.
+/// most this many words ("10:54", "17 января 2012 г., 11:46"). Hand-set.
 pub(super) const NEWS_DATE_LINE_MAX_WORDS: u32 = 6;
 /// An entry's linked headline has at least this many link words ("more" is no headline).
-/// Session 7, hand-set.
+/// Hand-set.
 pub(super) const NEWS_HEADLINE_MIN_WORDS: u32 = 3;
 /// The line above a news list that names it ("Другие статьи:", an `<h3>`) goes with it
-/// when it has at most this many words. Session 7, hand-set.
+/// when it has at most this many words. Hand-set.
 pub(super) const NEWS_LIST_HEADING_MAX_WORDS: u32 = 6;
 /// A line ending in a colon at the written text's end is an interface label (`labels.rs`:
-/// "Tags:", "Share this on:", "分享到:") when it has at most this many words. Session 10,
-/// hand-set like [`NEWS_LIST_HEADING_MAX_WORDS`].
+/// "Tags:", "Share this on:", "分享到:") when it has at most this many words. Hand-set
+/// like [`NEWS_LIST_HEADING_MAX_WORDS`].
 pub(super) const LABEL_MAX_WORDS: u32 = 6;
 /// A line at the written text's end that names a social network and points to it is an
 /// invitation to follow (`follow_lines.rs`) when it has at most this many words: those
 /// of daniel-dev have 3 to 18 ("Be a fan of Lifestyle on Facebook | Follow us on Twitter!
-/// | Sign up to our newsletter"). Session 13, hand-set, not swept.
+/// | Sign up to our newsletter"). Hand-set, not swept.
 pub(super) const FOLLOW_LINE_MAX_WORDS: u32 = 30;

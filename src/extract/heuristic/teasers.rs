@@ -5,12 +5,12 @@
 //! (no such article) they are the page and stay content.
 
 use super::features::{block_value, is_truncated, link_density};
-use super::groups::Structures;
 use super::settings::{
     LIST_OVER_ARTICLE, ONE_BLOCK_SNIPPET_MIN_WORDS, ONE_BLOCK_TITLE_MAX_WORDS,
     ONE_BLOCK_TITLE_MIN_WORDS, TEASER_ITEMS_SHARE_DEN, TEASER_ITEMS_SHARE_NUM, TEASER_MAX_SNIPPET,
     TEASER_TITLE_LINK_WORDS,
 };
+use super::structures::Structures;
 use super::tree::in_subtrees;
 use super::Pass;
 use crate::extract::dom::{Block, ElemId, NO_ELEM};

@@ -21,6 +21,14 @@ pub(super) fn headed_page(inner: &str) -> String {
     )
 }
 
+/// A [`headed_page`] of two article paragraphs followed by `end` (the tail tests of the
+/// written text: labels, interface lines, credits).
+pub(super) fn page_ending_with(end: &str) -> String {
+    headed_page(&format!(
+        "<p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p>{end}"
+    ))
+}
+
 /// The heuristic with the default parameters on `html`.
 pub(super) fn run(html: &str) -> Extracted {
     extract(&parse(html), &HeuristicConfig::default())

@@ -2,11 +2,11 @@
 //! by its comments ([`posts_continue_in_comments`]), and dropping the per-post chrome the
 //! forum software repeats in every post ([`drop_post_chrome`]).
 
-use super::groups::Structures;
 use super::selection::dominates;
 use super::settings::{
     POST_CHROME_SHARE, POST_CHROME_WORDS, POST_TEXT_WORDS, THREAD_POST_SHARE, THREAD_REPLIES_SHARE,
 };
+use super::structures::Structures;
 use super::tree::in_subtrees;
 use super::Pass;
 use crate::extract::dom::{self, Block, ElemId, PageDom, NO_ELEM};

@@ -88,13 +88,17 @@ impl RuleSet {
             let words = selection.words;
             if let Verdict::Broke { usual } = stats.verdict(words, rule.min_words, rule.min_ratio) {
                 stats.count_broke(ctx.url);
+                let usual = match usual {
+                    Some(u) => format!("usually {u:.0}"),
+                    None => "no usual count yet".to_string(),
+                };
                 super::explain::trace_fallback(
                     file,
                     rule,
-                    &format!("broke: {words} words kept (usual {usual:?})"),
+                    &format!("broke: {words} words kept ({usual})"),
                 );
                 tracing::debug!(
-                    "rules:{}#{} broke on {}: {words} words (usual {usual:?})",
+                    "rules:{}#{} broke on {}: {words} words ({usual})",
                     file.name,
                     rule.name,
                     ctx.url

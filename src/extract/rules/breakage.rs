@@ -19,22 +19,20 @@ use super::RuleSet;
 
 /// `min_words` of a rule that does not set it: a rule that keeps no word at all on a
 /// page is broken there (the layout changed and its `content` XPaths select nothing).
-/// Introduced with the rules engine (9c794f1, session 1); hand-set, not swept.
-/// Documented for rule writers in `site-rules/README.md`.
+/// Hand-set, not swept. Documented for rule writers in `site-rules/README.md`.
 pub(super) const DEFAULT_MIN_WORDS: u64 = 1;
 /// `min_ratio` of a rule that does not set it: a page where the rule keeps less than a
 /// quarter of its usual words is broken (e.g. the selected node is still there but the
-/// text moved out of it). Introduced with the rules engine (9c794f1, session 1);
-/// hand-set, not swept. Documented in `site-rules/README.md`.
+/// text moved out of it). Hand-set, not swept. Documented in `site-rules/README.md`.
 pub(super) const DEFAULT_MIN_RATIO: f64 = 0.25;
 /// Pages a rule must have yielded (in finished batches) before "far less text than
-/// usual" is judged (the mean of fewer pages says little). Introduced with the
-/// rules engine (9c794f1, session 1); hand-set, not swept. Documented in
-/// `site-rules/README.md` and ARCHITECTURE.md ("after 5 yields in earlier batches").
+/// usual" is judged (the mean of fewer pages says little). Hand-set, not swept.
+/// Documented in `site-rules/README.md` and ARCHITECTURE.md ("after 5 yields in earlier
+/// batches").
 pub(super) const MIN_HISTORY: u64 = 5;
 /// Example URLs kept per counter (the smallest ones, so the choice is reproducible).
 /// Enough to open a few pages of a broken rule without bloating `summary.json`.
-/// Introduced with the rules engine (9c794f1, session 1); hand-set.
+/// Hand-set.
 const EXAMPLES: usize = 3;
 
 /// A rule's counters, shared by the worker threads (atomics; the example URLs behind a

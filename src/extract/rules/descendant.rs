@@ -1,7 +1,7 @@
 //! The `//name[...]` → `/descendant::name[...]` rewrite applied before an XPath is
 //! compiled for sxd-xpath, where it means the same: sxd-xpath walks `//` literally and
-//! builds the set of every node of the page first (335 → 226 µs per rule application
-//! when it was introduced).
+//! builds the set of every node of the page first (the rewrite measured 335 → 226 µs
+//! per rule application).
 
 /// `//name[...]` → `/descendant::name[...]` where that means the same (no positional
 /// predicate on the step). sxd-xpath evaluates `//` literally, as

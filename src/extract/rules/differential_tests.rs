@@ -40,7 +40,7 @@ pub(super) fn fixture_pages() -> Vec<(PathBuf, ParsedPage)> {
         .into_iter()
         .map(|p| {
             let bytes = std::fs::read(&p).unwrap();
-            let text = crate::source::charset::decode_html(&bytes, None, None).text;
+            let text = crate::charset::decode_html(&bytes, None, None).text;
             (p, dom::parse_page(&text))
         })
         .collect()

@@ -40,11 +40,8 @@ pub fn run_tests(set: &RuleSet) -> Vec<TestOutcome> {
             };
             let tld = split_url(&t.url)
                 .and_then(|(h, _)| h.rsplit('.').next().map(|s| s.as_bytes().to_vec()));
-            let decoded = crate::source::charset::decode_html(
-                &bytes,
-                t.content_type.as_deref(),
-                tld.as_deref(),
-            );
+            let decoded =
+                crate::charset::decode_html(&bytes, t.content_type.as_deref(), tld.as_deref());
             let parsed = dom::parse_page(&decoded.text);
             let ctx = PageContext {
                 url: &t.url,

@@ -4,6 +4,7 @@
 
 use super::arena::{Arena, Kind};
 use super::plan::{BExpr, Item, Plan, Pred, SExpr, Step};
+use super::strings::{is_xml_space, normalize_space, translate};
 
 impl Plan {
     /// The selected nodes, in document order, without duplicates.
@@ -174,10 +175,6 @@ impl BExpr {
     }
 }
 
-pub(super) fn is_xml_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\r' | '\n')
-}
-
 impl SExpr {
     fn eval(&self, arena: &Arena, i: u32) -> String {
         match self {
@@ -190,27 +187,4 @@ impl SExpr {
             }
         }
     }
-}
-
-pub(super) fn normalize_space(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for w in s.split(is_xml_space).filter(|w| !w.is_empty()) {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(w);
-    }
-    out
-}
-
-/// XPath `translate`: each character of `from` becomes the one at the same place in
-/// `to` (the first occurrence in `from` counts), or is dropped when `to` is shorter.
-pub(super) fn translate(s: &str, from: &str, to: &str) -> String {
-    let to: Vec<char> = to.chars().collect();
-    s.chars()
-        .filter_map(|c| match from.chars().position(|f| f == c) {
-            Some(k) => to.get(k).copied(),
-            None => Some(c),
-        })
-        .collect()
 }

@@ -18,8 +18,9 @@
 //!   the converted document — the differential tests in `rules/differential_tests.rs` check this on every
 //!   fixture page.
 //!
-//! Files: `arena.rs` (the page index), `tokens.rs` (the expression's tokens), `parse.rs`
-//! (the recursive-descent parser of the subset), `plan.rs` (the compiled location paths
+//! Files: `arena.rs` (the page index), `strings.rs` (the string functions),
+//! `tokens.rs` (the expression's tokens), `parse.rs` (the recursive-descent parser of
+//! the subset, and the `compile` entry points), `plan.rs` (the compiled location paths
 //! and their predicates), `eval.rs` (running a plan on the index), `str_plan.rs`
 //! (string-valued expressions for `title` / `date`).
 
@@ -28,6 +29,7 @@ mod eval;
 mod parse;
 mod plan;
 mod str_plan;
+mod strings;
 mod tokens;
 
 pub use arena::{ANode, Arena, Kind};

@@ -1,13 +1,13 @@
 //! The recursive-descent parser of the subset: location paths with predicates, boolean
-//! and string expressions, string function calls. It returns `None` as soon as the
-//! expression leaves the subset.
+//! and string expressions, string function calls ([`Plan::compile`],
+//! [`StrPlan::compile`]). It returns `None` as soon as the expression leaves the subset.
 
 use html5ever::LocalName;
 
-use super::eval::is_xml_space;
 use super::plan::{BExpr, Plan, Pred, SExpr, Step};
-use super::str_plan::TExpr;
-use super::tokens::Tok;
+use super::str_plan::{StrPlan, TExpr};
+use super::strings::is_xml_space;
+use super::tokens::{tokenize, Tok};
 use crate::extract::xml::is_xml_name;
 
 /// `concat(' ', normalize-space(@a), ' ')` tested for `' w '` (one word, no spaces):
@@ -22,6 +22,30 @@ fn word_test(parts: &[SExpr], v: &str) -> Option<BExpr> {
     let w = v.strip_prefix(' ')?.strip_suffix(' ')?;
     (l == " " && r == " " && !w.is_empty() && !w.contains(is_xml_space))
         .then(|| BExpr::AttrWord(a.clone(), w.to_string()))
+}
+
+impl Plan {
+    /// Compile `expr` when it is inside the subset; `None` otherwise.
+    pub fn compile(expr: &str) -> Option<Plan> {
+        let tokens = tokenize(expr)?;
+        let mut p = Parser { t: &tokens, i: 0 };
+        let plan = p.path()?;
+        (p.i == tokens.len()).then_some(plan)
+    }
+}
+
+impl StrPlan {
+    /// Compile a string function call of the subset; `None` otherwise (a bare path is
+    /// a [`Plan`]).
+    pub fn compile(expr: &str) -> Option<StrPlan> {
+        let tokens = tokenize(expr)?;
+        let mut p = Parser { t: &tokens, i: 0 };
+        if !matches!(p.peek(), Some(Tok::Name(_))) {
+            return None;
+        }
+        let e = p.text()?;
+        (p.i == tokens.len()).then_some(StrPlan(e))
+    }
 }
 
 pub(super) struct Parser<'t> {

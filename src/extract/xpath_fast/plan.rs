@@ -1,12 +1,9 @@
 //! Compiled location paths of the subset: a [`Plan`] is its steps (axis, name test,
 //! predicates) and an optional final attribute step; the predicates are boolean
 //! ([`BExpr`]) and string ([`SExpr`]) expression trees. [`Item`] is what a plan selects.
-//! Parsing is in `parse.rs`, evaluation in `eval.rs`.
+//! Parsing (and [`Plan::compile`]) is in `parse.rs`, evaluation in `eval.rs`.
 
 use html5ever::LocalName;
-
-use super::parse::Parser;
-use super::tokens::tokenize;
 
 /// A compiled expression of the subset: an absolute location path.
 #[derive(Debug, Clone)]
@@ -74,15 +71,5 @@ impl Item {
         match self {
             Item::Node(i) | Item::Attr(i, _) => *i,
         }
-    }
-}
-
-impl Plan {
-    /// Compile `expr` when it is inside the subset; `None` otherwise.
-    pub fn compile(expr: &str) -> Option<Plan> {
-        let tokens = tokenize(expr)?;
-        let mut p = Parser { t: &tokens, i: 0 };
-        let plan = p.path()?;
-        (p.i == tokens.len()).then_some(plan)
     }
 }

@@ -1,11 +1,10 @@
 //! String-valued expressions of the subset (rule files' `title` and `date`): string
-//! functions over literals and location paths, compiled to a [`StrPlan`].
+//! functions over literals and location paths, compiled to a [`StrPlan`] (by
+//! [`StrPlan::compile`] in `parse.rs`).
 
 use super::arena::Arena;
-use super::eval::{normalize_space, translate};
-use super::parse::Parser;
 use super::plan::Plan;
-use super::tokens::{tokenize, Tok};
+use super::strings::{normalize_space, translate};
 
 /// A compiled string-valued expression (a `title` or `date` such as
 /// `normalize-space(substring-before(substring-after(//div[@class='date'], 'on'), '|'))`):
@@ -13,7 +12,7 @@ use super::tokens::{tokenize, Tok};
 /// `normalize-space`, `substring-before`, `substring-after`, `concat`, `translate`,
 /// `string` of those.
 #[derive(Debug, Clone)]
-pub struct StrPlan(TExpr);
+pub struct StrPlan(pub(super) TExpr);
 
 #[derive(Debug, Clone)]
 pub(super) enum TExpr {
@@ -27,18 +26,6 @@ pub(super) enum TExpr {
 }
 
 impl StrPlan {
-    /// Compile a string function call of the subset; `None` otherwise (a bare path is
-    /// a [`Plan`]).
-    pub fn compile(expr: &str) -> Option<StrPlan> {
-        let tokens = tokenize(expr)?;
-        let mut p = Parser { t: &tokens, i: 0 };
-        if !matches!(p.peek(), Some(Tok::Name(_))) {
-            return None;
-        }
-        let e = p.text()?;
-        (p.i == tokens.len()).then_some(StrPlan(e))
-    }
-
     pub fn eval(&self, arena: &Arena) -> String {
         self.0.eval(arena)
     }

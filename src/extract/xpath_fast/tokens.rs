@@ -1,7 +1,7 @@
 //! The tokens of an expression; a character outside the subset's syntax ends the
 //! compilation (the expression goes to sxd-xpath).
 
-use super::eval::is_xml_space;
+use super::strings::is_xml_space;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Tok {

@@ -3,104 +3,27 @@
 //! the `--ca-cert` authorities besides the system's) and the async runtime, queues the URLs per origin with
 //! `per_host` workers draining each queue, and hands finished URLs to the writer thread.
 
-use std::collections::HashMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use tokio::sync::mpsc::{Receiver, Sender};
-use tokio::sync::Semaphore;
 use url::Url;
 
+use super::ctx::Ctx;
+use super::host::Host;
 use super::manifest::{load_resume, manifest_path_for, FetchSummary};
-use super::net::GuardedResolver;
 use super::one_url::{fetch_one, Done};
 use super::options::FetchConfig;
-use super::politeness::{origin_key, Host};
 use super::previous::Previous;
-use super::robots;
 use super::sink::Sink;
 use super::urls::plan_urls;
 use crate::error::{Error, Result};
 
-// Set with the first fetcher (e161c4f); hand-set, not swept.
-
-/// How long an idle connection stays in the client's pool.
-const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
-/// Finished URLs waiting for the writer thread; workers wait when it is full.
+/// Finished URLs waiting for the writer thread; workers wait when it is full. A few
+/// dozen finished pages are enough to keep the writer busy while bounding the memory of
+/// bodies in transit (hand-set, not measured).
 const WRITER_QUEUE: usize = 64;
-
-/// What every worker shares: the client, the settings, the origins met so far, the global
-/// in-flight limit and the request counter.
-pub(super) struct Ctx {
-    pub(super) client: reqwest::Client,
-    pub(super) cfg: FetchConfig,
-    pub(super) agent: String,
-    pub(super) hosts: Mutex<HashMap<String, Arc<Host>>>,
-    pub(super) global: Semaphore,
-    pub(super) requests: AtomicUsize,
-    /// The last crawl's URLs with validators (`--previous`).
-    pub(super) previous: Previous,
-}
-
-impl Ctx {
-    /// The HTTP client (no automatic redirects or retries, no proxy, the guarded DNS
-    /// resolver) and the shared state.
-    fn new(cfg: &FetchConfig, previous: Previous) -> Result<Ctx> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let policy = Arc::new(cfg.addr_policy.clone());
-        let mut roots = Vec::new();
-        for path in &cfg.ca_certs {
-            let pem = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-            let certs = reqwest::Certificate::from_pem_bundle(&pem)
-                .map_err(|e| Error::Config(format!("--ca-cert {}: {e}", path.display())))?;
-            if certs.is_empty() {
-                return Err(Error::Config(format!(
-                    "--ca-cert {}: no PEM certificate in it",
-                    path.display()
-                )));
-            }
-            roots.extend(certs);
-        }
-        let client = reqwest::Client::builder()
-            .tls_certs_merge(roots)
-            .user_agent(cfg.user_agent.clone())
-            .redirect(reqwest::redirect::Policy::none())
-            .retry(reqwest::retry::never())
-            .no_proxy()
-            .connect_timeout(cfg.connect_timeout)
-            .pool_max_idle_per_host(cfg.per_host.max(1))
-            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
-            .dns_resolver(Arc::new(GuardedResolver { policy }))
-            .build()
-            .map_err(|e| {
-                Error::Config(format!(
-                    "HTTP client: {} (HTTPS needs the system's CA certificates, e.g. Debian's \
-                     ca-certificates package (.ci/install installs it for the tests), or --ca-cert)",
-                    error_chain(&e)
-                ))
-            })?;
-        Ok(Ctx {
-            client,
-            cfg: cfg.clone(),
-            agent: robots::agent_token(&cfg.user_agent).to_string(),
-            hosts: Mutex::new(HashMap::new()),
-            global: Semaphore::new(cfg.concurrency.max(1)),
-            requests: AtomicUsize::new(0),
-            previous,
-        })
-    }
-
-    /// The state of `url`'s origin (created on first use).
-    pub(super) fn host(&self, url: &Url) -> Arc<Host> {
-        let mut hosts = self.hosts.lock().expect("lock");
-        hosts
-            .entry(origin_key(url))
-            .or_insert_with(|| Arc::new(Host::new(self.cfg.per_host, self.cfg.delay)))
-            .clone()
-    }
-}
 
 /// Fetch `urls` into `warc` (appending: URLs finished by an earlier run with the same
 /// output are skipped) and its manifest ([`manifest_path_for`]).
@@ -146,17 +69,6 @@ pub fn run_fetch(
     summary.requests = ctx.requests.load(Ordering::Relaxed);
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
-}
-
-/// An error and its sources, joined.
-fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut cur = e.source();
-    while let Some(s) = cur {
-        text.push_str(&format!(": {s}"));
-        cur = s.source();
-    }
-    text
 }
 
 /// The tokio runtime (`threads` workers; 0: one per core).

@@ -19,9 +19,11 @@
 //! * Safety: http(s) only; no loopback/private/link-local/multicast addresses unless
 //!   allowed, checked on the resolved addresses of every hop (see [`net`]).
 //!
-//! Files: `crawl.rs` (the run: set-up, per-origin queues and workers, the writer thread),
-//! `urls.rs` (the URL list), `one_url.rs` (one URL: attempts, redirect hops, its record),
-//! `politeness.rs` (per-origin limits and turns, robots.txt fetching), `request.rs` (one
+//! Files: `crawl.rs` (the run: per-origin queues and workers, the writer thread),
+//! `ctx.rs` (what the workers share: the client, settings, origins), `host.rs` (one
+//! origin's state), `urls.rs` (the URL list), `one_url.rs` (one URL: attempts, redirect
+//! hops, its record), `politeness.rs` (waiting for an origin's turn, robots.txt
+//! fetching), `request.rs` (one
 //! HTTP exchange and its failures), `retry.rs` (backoff, Retry-After), `redirect.rs`,
 //! `sink.rs` (WARC records and manifest lines), `manifest.rs` (the manifest's records,
 //! resume), `previous.rs` (the last crawl's validators), `options.rs` (settings and
@@ -33,6 +35,8 @@ pub mod net;
 pub mod robots;
 
 mod crawl;
+mod ctx;
+mod host;
 mod manifest;
 mod one_url;
 mod options;

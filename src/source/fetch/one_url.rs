@@ -12,9 +12,10 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::body::Cut;
-use super::crawl::Ctx;
+use super::ctx::Ctx;
+use super::host::take_robots_exchanges;
 use super::manifest::CrawlRecord;
-use super::politeness::{polite_request, robots_for, take_robots_exchanges};
+use super::politeness::{polite_request, robots_for};
 use super::redirect::{is_redirect, location};
 use super::request::{check_target, header_str, Exchange, Fetched};
 use super::retry::{backoff, retry_after, retryable_status};

@@ -5,9 +5,8 @@ use std::time::Duration;
 
 use super::net::AddrPolicy;
 
-// The defaults below (the `fetch` options' defaults, listed in README and in `--help`) were
-// set with the first fetcher (e161c4f) as polite, conventional crawler values; they are
-// hand-set, not swept.
+// The defaults below (the `fetch` options' defaults, listed in README and in `--help`) are
+// polite, conventional crawler values; hand-set, not swept.
 
 /// Requests in flight overall (`--concurrency`).
 const DEFAULT_CONCURRENCY: usize = 32;

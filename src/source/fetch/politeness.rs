@@ -5,93 +5,22 @@
 //! the same rules (each hop's exchange kept for the WARC), checked for every URL and
 //! redirect hop, its Crawl-delay honoured up to `--max-crawl-delay`.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
-use tokio::sync::{OnceCell, Semaphore};
-use tokio::time::Instant;
 use url::Url;
 
-use super::crawl::Ctx;
+use super::ctx::Ctx;
+use super::host::{origin_key, Host};
 use super::previous::Validators;
 use super::redirect::{is_redirect, location};
-use super::request::{check_target, request, Exchange, Failure, Fetched};
+use super::request::{check_target, request, Failure, Fetched};
 use super::retry::{backoff, retry_after, retryable_status};
 use super::robots::{self, Robots};
 
 /// Redirects followed for robots.txt: RFC 9309 (2.3.1.2) asks crawlers to follow at
-/// least five. Set with the first fetcher (e161c4f).
+/// least five; five, the least the RFC allows, bounds the work per origin.
 const MAX_ROBOTS_REDIRECTS: usize = 5;
-
-/// Per-origin state.
-pub(super) struct Host {
-    in_flight: Semaphore,
-    turns: Mutex<Turns>,
-    robots: OnceCell<Robots>,
-    /// The robots.txt exchanges (one per hop), until a URL's record takes them to the WARC.
-    robots_exchanges: Mutex<Vec<Exchange>>,
-    /// URLs of this origin waiting for one of its workers, in input order.
-    pub(super) queue: Mutex<VecDeque<Url>>,
-}
-
-/// When requests to one origin may start.
-struct Turns {
-    /// Minimum time between two starts (the larger of `--delay` and Crawl-delay).
-    delay: Duration,
-    last_start: Option<Instant>,
-    /// No start before this (Retry-After).
-    hold: Option<Instant>,
-}
-
-impl Host {
-    pub(super) fn new(per_host: usize, delay: Duration) -> Host {
-        Host {
-            in_flight: Semaphore::new(per_host.max(1)),
-            turns: Mutex::new(Turns {
-                delay,
-                last_start: None,
-                hold: None,
-            }),
-            robots: OnceCell::new(),
-            robots_exchanges: Mutex::new(Vec::new()),
-            queue: Mutex::new(VecDeque::new()),
-        }
-    }
-
-    /// Wait until this origin may see the next request start.
-    async fn wait_turn(&self) {
-        let start = {
-            let mut t = self.turns.lock().expect("lock");
-            let mut start = Instant::now();
-            if let Some(last) = t.last_start {
-                start = start.max(last + t.delay);
-            }
-            if let Some(hold) = t.hold {
-                start = start.max(hold);
-            }
-            t.last_start = Some(start);
-            start
-        };
-        tokio::time::sleep_until(start).await;
-    }
-
-    /// No request to this origin before `until` (Retry-After).
-    pub(super) fn hold_until(&self, until: Instant) {
-        let mut t = self.turns.lock().expect("lock");
-        t.hold = Some(t.hold.map_or(until, |h| h.max(until)));
-    }
-
-    fn raise_delay(&self, d: Duration) {
-        let mut t = self.turns.lock().expect("lock");
-        t.delay = t.delay.max(d);
-    }
-}
-
-/// `scheme://host:port`: what politeness counts per.
-pub(super) fn origin_key(url: &Url) -> String {
-    url.origin().ascii_serialization()
-}
 
 /// One request to `url` under `host`'s politeness: the origin's in-flight slot, its turn,
 /// then a global slot, all held until the response is read.
@@ -107,7 +36,17 @@ pub(super) async fn polite_request(
     let _slot = host.in_flight.acquire().await.expect("open semaphore");
     host.wait_turn().await;
     let _global = ctx.global.acquire().await.expect("open semaphore");
-    request(ctx, url, html_only, max_body, max_decoded, cond).await
+    ctx.requests.fetch_add(1, Ordering::Relaxed);
+    request(
+        &ctx.client,
+        &ctx.cfg,
+        url,
+        html_only,
+        max_body,
+        max_decoded,
+        cond,
+    )
+    .await
 }
 
 /// robots.txt of `url`'s origin, fetched (redirects followed, [`MAX_ROBOTS_REDIRECTS`] at
@@ -205,10 +144,4 @@ pub(super) async fn robots_for(
         .await;
     let verdict = rules.check(url);
     (host, verdict)
-}
-
-/// The robots.txt exchanges not yet handed to a URL's record (the first URL of an origin
-/// to pass by after robots.txt was fetched takes them to the WARC).
-pub(super) fn take_robots_exchanges(host: &Host) -> Vec<Exchange> {
-    std::mem::take(&mut *host.robots_exchanges.lock().expect("lock"))
 }

@@ -5,14 +5,12 @@
 //! with whether trying again may help.
 
 use std::net::IpAddr;
-use std::sync::atomic::Ordering;
 
 use chrono::{DateTime, Utc};
 use tokio::time::Instant;
 use url::Url;
 
 use super::body::{self, BodyDecoder, Cut};
-use super::crawl::Ctx;
 use super::net::{self, AddrPolicy};
 use super::options::FetchConfig;
 use super::previous::Validators;
@@ -231,25 +229,25 @@ pub(super) fn header_str(
         .map(|s| s.trim().to_string())
 }
 
-/// One GET, body streamed through the caps. `html_only`: a 2xx response that is not
-/// HTML-like is not downloaded. `cond`: the last crawl's validators (a conditional GET).
+/// One GET with `client` under `cfg`'s timeout, body streamed through the caps.
+/// `html_only`: a 2xx response that is not HTML-like is not downloaded. `cond`: the last
+/// crawl's validators (a conditional GET).
 pub(super) async fn request(
-    ctx: &Ctx,
+    client: &reqwest::Client,
+    cfg: &FetchConfig,
     url: &Url,
     html_only: bool,
     max_body: usize,
     max_decoded: usize,
     cond: Option<&Validators>,
 ) -> std::result::Result<Fetched, Failure> {
-    ctx.requests.fetch_add(1, Ordering::Relaxed);
-    let deadline = Instant::now() + ctx.cfg.timeout;
+    let deadline = Instant::now() + cfg.timeout;
     let timeout = || Failure {
         kind: "timeout",
-        message: format!("no complete response within {:?}", ctx.cfg.timeout),
+        message: format!("no complete response within {:?}", cfg.timeout),
         transient: true,
     };
-    let mut get = ctx
-        .client
+    let mut get = client
         .get(url.clone())
         .header(reqwest::header::ACCEPT, ACCEPT)
         .header(reqwest::header::ACCEPT_ENCODING, ACCEPT_ENCODING);
@@ -267,7 +265,7 @@ pub(super) async fn request(
     let headers = resp.headers().clone();
     let content_type = header_str(&headers, reqwest::header::CONTENT_TYPE);
     let ip = resp.remote_addr().map(|a| a.ip());
-    let request = request_head(url, &ctx.cfg, cond);
+    let request = request_head(url, cfg, cond);
     if html_only
         && (200..300).contains(&status)
         && content_type

@@ -10,7 +10,7 @@ use url::Url;
 use super::options::FetchConfig;
 use super::request::header_str;
 
-// Set with the first fetcher (e161c4f); hand-set, not swept.
+// The bounds below are hand-set, not swept.
 
 /// The backoff doubles at most this many times (keeps the power finite for any attempt
 /// count; with the default `--retry-delay` of 1 s, [`MAX_BACKOFF_SECS`] caps it sooner).

@@ -152,6 +152,8 @@ fn a_group_of_two_pages_learns_only_what_both_say() {
         ex.template_mask(&dom, &pages[0].0),
         Err(Fallback::SmallGroup)
     );
+    // The operator report says why in words.
+    assert_eq!(Fallback::SmallGroup.to_string(), "the group has too few pages");
     assert!(answer(&ex, &pages[0].0, &pages[0].1).is_none());
     assert_eq!(counter(&ex, "fallback_small_group"), 1);
     assert_eq!(counter(&ex, "groups_learned"), 0);
@@ -354,9 +356,9 @@ fn an_outside_path_inside_the_article_is_kept() {
 fn the_blocks_written_out_are_found_again() {
     let html = "<html><body><p>One two three.</p><p>Menu</p><p>Four five six.</p><p>Four five six.</p></body></html>";
     let dom = dom::parse(html);
-    let kept = keys::kept_blocks(&dom, "One two three.\nFour five six.");
+    let kept = kept_blocks(&dom, "One two three.\nFour five six.");
     assert_eq!(kept, vec![true, false, true, false]);
-    assert_eq!(keys::kept_blocks(&dom, ""), vec![false; 4]);
+    assert_eq!(kept_blocks(&dom, ""), vec![false; 4]);
 }
 
 /// A page whose headline and filing line sit in `div.head` above the article (`div.main`)

@@ -45,13 +45,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-pub use keys::{kept_blocks, normalized_text, path_stats, BlockKeys, PathStat, Profile};
+pub use keys::{normalized_text, path_stats, BlockKeys, PathStat, Profile};
 pub use model::{learn, Fallback, Learner, Model, ModelStore, Unlearned};
 
-use super::cross_page;
-use super::dom::PageDom;
-use super::heuristic::HeuristicConfig;
-use super::{Answer, Extracted, Extractor, PageContext, ParsedPage};
+use super::kept_blocks;
+use crate::extract::cross_page;
+use crate::extract::dom::PageDom;
+use crate::extract::heuristic::HeuristicConfig;
+use crate::extract::{Answer, Extracted, Extractor, PageContext, ParsedPage};
 
 /// Style-inbreeding parameters (`inbreeding:` in the configuration file); how each was
 /// chosen is in ARCHITECTURE.md.
@@ -301,7 +302,7 @@ impl Inbreeding {
             Ok(m) => t.masks.push(("style-inbreeding template", m.mask.clone())),
             Err(why) => t
                 .notes
-                .push(format!("style-inbreeding did not apply: {why:?}")),
+                .push(format!("style-inbreeding did not apply: {why}")),
         });
         match found {
             Ok(mask) => Some(mask),

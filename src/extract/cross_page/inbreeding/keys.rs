@@ -315,27 +315,3 @@ pub fn path_stats(keys: &BlockKeys) -> Vec<PathStat> {
         })
         .collect()
 }
-
-/// Per block of `dom`: whether it is one of the blocks an extractor wrote out as `text`.
-/// The heuristic writes its kept blocks' texts in document order, one a line; walking
-/// the blocks in order and taking each whose text is next in `text` recovers them (a
-/// dropped block with the same text as the next kept one may be taken for it: the same
-/// text either way).
-pub fn kept_blocks(dom: &PageDom, text: &str) -> Vec<bool> {
-    let mut rest = text;
-    dom.blocks
-        .iter()
-        .map(|b| {
-            if b.text.is_empty() {
-                return false;
-            }
-            match rest.strip_prefix(b.text.as_str()) {
-                Some(after) if after.is_empty() || after.starts_with('\n') => {
-                    rest = after.strip_prefix('\n').unwrap_or(after);
-                    true
-                }
-                _ => false,
-            }
-        })
-        .collect()
-}

@@ -29,11 +29,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use super::cross_page;
-use super::dom::{PageDom, NO_ELEM};
-use super::heuristic::HeuristicConfig;
-use super::prefix_sample::PrefixSampler;
-use super::{Extracted, Extractor, PageContext, ParsedPage};
+use crate::extract::cross_page;
+use crate::extract::dom::{PageDom, NO_ELEM};
+use crate::extract::heuristic::HeuristicConfig;
+use crate::extract::prefix_sample::PrefixSampler;
+use crate::extract::{Extracted, Extractor, PageContext, ParsedPage};
 use crate::group;
 
 /// Infholder parameters; defaults documented in ARCHITECTURE.md.
@@ -237,7 +237,7 @@ impl Learner {
         }
     }
 
-    /// Count a page that is not in any sample (see [`sample_urls`](super::prefix_sample::sample_urls)).
+    /// Count a page that is not in any sample (see [`sample_urls`](crate::extract::prefix_sample::sample_urls)).
     pub fn count(&mut self, url: &str) {
         self.sampler.count(url);
     }

@@ -1,15 +1,19 @@
-//! The cross-page step of the cascade: which method (`--cross-page`), cleaning a page
-//! with a template mask (shared by Infholder and style-inbreeding), and `both`, the
-//! union of the two methods' masks.
+//! The cross-page step of the cascade: which method (`--cross-page`), and what the
+//! methods share: cleaning a page with a template mask, the side run of the local
+//! heuristic, and which blocks an answer kept. The methods sit beneath:
+//! `infholder.rs` (majority LCS of block vectors), `inbreeding/` (style-inbreeding),
+//! and `union.rs` (`both`, the two masks united).
+
+pub mod inbreeding;
+pub mod infholder;
+pub mod union;
 
 use serde::{Deserialize, Serialize};
 
 use super::dom::PageDom;
 use super::heuristic::{self, HeuristicConfig};
-use super::inbreeding::{kept_blocks, Inbreeding};
-use super::infholder::Infholder;
 use super::trace;
-use super::{Answer, Extracted, Extractor, PageContext, ParsedPage};
+use super::Extracted;
 
 /// Which cross-page method runs between the site rules and the local heuristic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -21,7 +25,7 @@ pub enum CrossPage {
     Infholder,
     /// Style-inbreeding: (path, text) blocks and link-column paths the group shares.
     /// The default: daniel-dev with its manifest 0.9094 word F1 (Infholder 0.9029, both
-    /// 0.9094, session 7), sites-dev 0.9975 token F1.
+    /// 0.9094), sites-dev 0.9975 token F1.
     #[default]
     Inbreeding,
     /// Both, their template masks united.
@@ -90,6 +94,30 @@ pub fn local_kept(dom: &PageDom, config: &HeuristicConfig) -> Vec<bool> {
     kept_blocks(dom, &local.text)
 }
 
+/// Per block of `dom`: whether it is one of the blocks an extractor wrote out as `text`.
+/// The heuristic writes its kept blocks' texts in document order, one a line; walking
+/// the blocks in order and taking each whose text is next in `text` recovers them (a
+/// dropped block with the same text as the next kept one may be taken for it: the same
+/// text either way).
+pub fn kept_blocks(dom: &PageDom, text: &str) -> Vec<bool> {
+    let mut rest = text;
+    dom.blocks
+        .iter()
+        .map(|b| {
+            if b.text.is_empty() {
+                return false;
+            }
+            match rest.strip_prefix(b.text.as_str()) {
+                Some(after) if after.is_empty() || after.starts_with('\n') => {
+                    rest = after.strip_prefix('\n').unwrap_or(after);
+                    true
+                }
+                _ => false,
+            }
+        })
+        .collect()
+}
+
 /// The cross-page recall step: the page's headline (`heuristic::headline_line`, not in
 /// the mask), when the local heuristic alone keeps it and the answer cleaned with the
 /// mask starts below it, is written back at the top. The masks make the container
@@ -121,67 +149,6 @@ fn restore_headline(
     let headline = &dom.blocks[h];
     found.text = format!("{}\n{}", headline.text, found.text);
     found.kept_words += headline.words as u64;
-}
-
-/// `--cross-page both`: a block is template when either method says so. The `method` of
-/// a page names the methods whose masks were used (`infholder+inbreeding+heuristic`
-/// when both); each method keeps its own counters.
-pub struct Union {
-    infholder: Infholder,
-    inbreeding: Inbreeding,
-    heuristic: HeuristicConfig,
-}
-
-impl Union {
-    pub fn new(infholder: Infholder, inbreeding: Inbreeding, heuristic: HeuristicConfig) -> Self {
-        Union {
-            infholder,
-            inbreeding,
-            heuristic,
-        }
-    }
-}
-
-impl Extractor for Union {
-    fn name(&self) -> &str {
-        "cross-page"
-    }
-
-    fn extract(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Extracted> {
-        self.answer(page, ctx).map(|a| a.extracted)
-    }
-
-    fn answer(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Answer> {
-        let a = self.infholder.page_mask(&page.dom, ctx.url);
-        let b = self.inbreeding.page_mask(&page.dom, ctx.url);
-        let (mask, method) = match (a, b) {
-            (None, None) => return None,
-            (Some(a), None) => (a, self.infholder.name()),
-            (None, Some(b)) => (b, Inbreeding::METHOD),
-            (Some(a), Some(b)) => (
-                a.iter().zip(&b).map(|(x, y)| *x || *y).collect(),
-                "infholder+inbreeding+heuristic",
-            ),
-        };
-        let found = clean_with_mask(&page.dom, &self.heuristic, &mask, None);
-        if method != Inbreeding::METHOD {
-            self.infholder.note_cleaned(found.is_some());
-        }
-        if method != self.infholder.name() {
-            self.inbreeding.note_cleaned(found.is_some());
-        }
-        found.map(|extracted| Answer {
-            extracted,
-            method: method.to_string(),
-            ..Answer::default()
-        })
-    }
-
-    fn reports(&self) -> Vec<(String, serde_json::Value)> {
-        let mut out = self.infholder.reports();
-        out.extend(self.inbreeding.reports());
-        out
-    }
 }
 
 #[cfg(test)]

@@ -64,6 +64,25 @@ pub enum Fallback {
     SharedText,
 }
 
+impl Fallback {
+    /// Why, in words (the operator report's "style-inbreeding did not apply: …").
+    pub fn reason(self) -> &'static str {
+        match self {
+            Fallback::SmallGroup => "the group has too few pages",
+            Fallback::TooVaried => "the group's pages are too varied or share nothing",
+            Fallback::LayoutMismatch => "the page's layout is not the group's",
+            Fallback::NoTemplateBlocks => "no template block on the page",
+            Fallback::SharedText => "the page's text is on most pages of the group (a copy)",
+        }
+    }
+}
+
+impl std::fmt::Display for Fallback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.reason())
+    }
+}
+
 /// Learn a group's model from its sample: `(URL hash, profile)` per page.
 pub fn learn(
     group: &str,
