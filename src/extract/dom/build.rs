@@ -1,6 +1,6 @@
 //! The walk from html5ever's tree to the flat [`PageDom`]: one iterative pass (an
 //! explicit stack, so pages nested 100,000 deep do not overflow the call stack) that
-//! skips hidden subtrees (`hidden.rs`), opens an arena entry per block-level element
+//! skips hidden subtrees (`skip_hidden.rs`), opens an arena entry per block-level element
 //! (`tags.rs` says which tags are), parses large `<noscript>` fragments, reads head
 //! matter (`meta.rs`) and hands text to the block builder (`text.rs`).
 

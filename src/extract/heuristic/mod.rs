@@ -146,7 +146,7 @@ pub fn extract_with_template(
 /// The page's headline line (block index) as the heuristic's headline test picks it with
 /// no boilerplate marks: the first line outside `template` that says what the page's
 /// `<title>` says, else its first `<h1>` sentence. For the cross-page recall step
-/// (`cross_page.rs`), which asks whether a cleaned answer lost it.
+/// (`cross_page/mod.rs`), which asks whether a cleaned answer lost it.
 pub fn headline_line(page: &PageDom, config: &HeuristicConfig, template: &[bool]) -> Option<usize> {
     let pass = Pass {
         page,
