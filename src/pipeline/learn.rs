@@ -17,7 +17,7 @@ use crate::extract::infholder::{self, Infholder, Learner, TemplateStore};
 use crate::extract::{prefix_sample, Cascade};
 use crate::source;
 
-use super::extract::decode_and_parse;
+use super::extract::decode_and_parse_within;
 use super::output::round3;
 use super::stream::stream_pages;
 
@@ -155,7 +155,7 @@ fn learn_pass(
         pass_inputs,
         config,
         |page| {
-            let (parsed, _) = decode_and_parse(&page)?;
+            let (parsed, _) = decode_and_parse_within(&page, config.max_page_bytes)?;
             let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
             let profile = use_inbreeding.then(|| {
                 let ib = &config.inbreeding;
