@@ -37,19 +37,24 @@ pub struct Config {
     /// Write the page's title as the first line of its text (`--with-title`), unless the
     /// text already starts with it. Off by default: records carry the title in `title`.
     pub with_title: bool,
+    /// Node visits a rule's XPath may cost on one page, estimated before it runs
+    /// (`extract::rules::cost`): over it, the rule is not run on that page (counted in
+    /// its `errors`, the page falls back). Default 10,000,000.
+    pub xpath_budget: u64,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             group_depth: GroupDepth::Parent,
-            max_page_bytes: 32 << 20,
+            max_page_bytes: crate::extract::dom::DEFAULT_MAX_PAGE_BYTES,
             heuristic: HeuristicConfig::default(),
             cross_page: CrossPage::default(),
             infholder: InfholderConfig::default(),
             inbreeding: InbreedingConfig::default(),
             dedup: DedupConfig::default(),
             with_title: false,
+            xpath_budget: crate::extract::rules::cost::DEFAULT_XPATH_BUDGET,
         }
     }
 }

@@ -20,6 +20,8 @@ pub struct Page {
     pub content_type: Option<String>,
     /// Raw bytes of the body, not yet decoded.
     pub body: Vec<u8>,
+    /// Bytes past `max_page_bytes` were dropped: `body` is the page's beginning.
+    pub cut: bool,
 }
 
 /// Why a page produced no record. The `kind` is what `summary.json` counts.
@@ -58,6 +60,9 @@ pub enum ErrorKind {
     /// A Parquet file of pages that cannot be read, or a row of it without `url` or
     /// `html` (`source/parquet_pages.rs`).
     Parquet,
+    /// A URL of `run --fetch` that could not be fetched (outcome `error` or `refused` in
+    /// the crawl manifest).
+    Fetch,
 }
 
 impl ErrorKind {
@@ -74,6 +79,7 @@ impl ErrorKind {
             ErrorKind::Manifest => "manifest",
             ErrorKind::NoPages => "no_pages",
             ErrorKind::Parquet => "parquet",
+            ErrorKind::Fetch => "fetch",
         }
     }
 }
@@ -114,6 +120,14 @@ pub struct ExtractRecord {
     /// When the text is empty: why.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub empty_reason: Option<String>,
+    /// `max_page_bytes` when the page was longer and only its beginning was read (absent
+    /// for whole pages).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub truncated_at: Option<usize>,
+    /// The tag budget (`max_page_bytes` / 48 opening tags) when the page had more tags
+    /// and only its part before them was parsed (absent for pages within it).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub tags_cut_at: Option<usize>,
     /// Publication date, language, canonical URL, author, site name, description
     /// (`extract::metadata`), written after the fields above.
     #[serde(flatten)]

@@ -405,7 +405,7 @@ fn check_reports_damaged_files_and_broken_invariants() {
                 .unwrap();
             let docs = txn.open_table(thresher::index::store::DOCS).unwrap();
             let blob = redb::ReadableTable::get(&docs, 7).unwrap().unwrap();
-            let doc = thresher::index::store::StoredDoc::decode(blob.value()).unwrap();
+            let (doc, _) = thresher::index::store::unseal(blob.value()).unwrap();
             assert!(postings.remove(doc.band_keys[0], 7).unwrap());
         }
         txn.commit().unwrap();

@@ -152,6 +152,50 @@ proptest! {
         prop_assert!(ok + failed <= 3 + bytes.len() / 64 + 1);
     }
 
+    /// One bad span among good records costs one error: a corrupt or cut gzip member,
+    /// a Content-Length too large, too small or not a number, garbage between records;
+    /// every good record around it is a page (issue 35, item 5).
+    #[test]
+    fn one_bad_warc_span_costs_one_error(
+        good in 2usize..6,
+        at in 0usize..6,
+        kind in 0usize..5,
+        gz in any::<bool>(),
+        junk in prop::collection::vec(any::<u8>().prop_filter("no record start", |b| *b != b'W' && *b != 0x1f), 1..64)
+            .prop_filter("not blank", |v| v.iter().any(|b| !b.is_ascii_whitespace())),
+    ) {
+        let at = at % (good + 1);
+        let bad_record = || -> Vec<u8> {
+            let rec = warc_record(9, PAGE);
+            let len = rec.split("Content-Length: ").nth(2).unwrap().split('\r').next().unwrap().to_string();
+            let swap = |v: &str| rec.replacen(&format!("Content-Length: {len}\r\n\r\nHTTP"), &format!("Content-Length: {v}\r\n\r\nHTTP"), 1);
+            match kind {
+                0 => swap("99999").into_bytes(),
+                1 => swap("40").into_bytes(),
+                2 => swap("ten").into_bytes(),
+                _ => junk.clone(),
+            }
+        };
+        let mut parts: Vec<Vec<u8>> = (1..=good).map(|n| warc_record(n % 9 + 1, PAGE).into_bytes()).collect();
+        let mut bad = bad_record();
+        if gz {
+            parts = parts.iter().map(|p| gzip(p)).collect();
+            bad = match kind {
+                // A member cut short, or with its middle overwritten.
+                3 => { let g = gzip(&warc_record(9, PAGE).into_bytes()); g[..g.len() / 2].to_vec() }
+                4 => { let mut g = gzip(&warc_record(9, PAGE).into_bytes()); let m = g.len() / 2; for b in &mut g[m..m + 6] { *b ^= 0x5a; } g }
+                0..=2 => gzip(&bad),
+                _ => bad,
+            };
+        }
+        parts.insert(at, bad);
+        let bytes = parts.concat();
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_tmp(dir.path(), if gz { "c.warc.gz" } else { "c.warc" }, &bytes);
+        let (ok, failed) = no_hang(move || read_warc(path));
+        prop_assert_eq!((ok, failed), (good, 1));
+    }
+
     #[test]
     fn page_files_give_a_record_or_an_error(bytes in prop_oneof![
         damaged(PAGE.as_bytes().to_vec()),
@@ -190,6 +234,7 @@ proptest! {
             popularity: 0.0,
             content_type,
             body,
+            cut: false,
         };
         let _ = no_hang(move || {
             extract_page(&page, &Cascade::local(HeuristicConfig::default()), &ThresherConfig::default())

@@ -32,6 +32,7 @@ pub fn extract_page_bytes(data: &[u8]) {
         popularity: 0.0,
         content_type: None,
         body: data.to_vec(),
+        cut: false,
     };
     let _ = extract_page(
         &page,

@@ -42,6 +42,8 @@ pub(super) enum IndexCommand {
         files: Vec<PathBuf>,
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        wait: WaitArg,
     },
     /// Remove documents by key; exit 1 when a key is not in the index (the others are
     /// removed).
@@ -59,11 +61,16 @@ pub(super) enum IndexCommand {
     Stats {
         #[arg(long)]
         index: PathBuf,
+        #[command(flatten)]
+        wait: WaitArg,
     },
-    /// Verify the store and the index's invariants; exit 1 with the problems on damage.
+    /// Verify every document's checksums and the index's invariants, read-only; exit 1
+    /// with the problems on damage (every damaged document listed).
     Check {
         #[arg(long)]
         index: PathBuf,
+        #[command(flatten)]
+        wait: WaitArg,
     },
     /// Every cluster of two or more documents, in `dedup`'s format.
     Export {
@@ -71,7 +78,33 @@ pub(super) enum IndexCommand {
         index: PathBuf,
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        wait: WaitArg,
     },
+    /// Repair a damaged index: redb's page check, then every document that fails its
+    /// checksums is removed and the keys, postings and date counters are rebuilt from
+    /// the intact ones. Lists what was lost (exit 1 when anything was): re-add the
+    /// batches that held it.
+    Repair {
+        #[arg(long)]
+        index: PathBuf,
+    },
+}
+
+/// How long a reader waits for an index held exclusively by another process.
+#[derive(Debug, clap::Args)]
+pub(super) struct WaitArg {
+    /// Seconds to wait for an index another process holds exclusively before reporting
+    /// it busy (a running `index add` does not hold it so: its last commit is read).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    wait: f64,
+}
+
+impl WaitArg {
+    fn duration(&self) -> Result<std::time::Duration> {
+        std::time::Duration::try_from_secs_f64(self.wait)
+            .map_err(|e| Error::Config(format!("--wait {}: {e}", self.wait)))
+    }
 }
 
 /// The dedup options of an `add`: those stored in an existing index (or the defaults and
@@ -83,7 +116,7 @@ fn add_config(
     config_file: bool,
 ) -> Result<DedupConfig> {
     let stored = if store::db_path(dir).exists() {
-        store::Store::open(dir, false)?.config()?
+        store::Store::open_read(dir, std::time::Duration::ZERO)?.config()?
     } else {
         None
     };
@@ -104,9 +137,10 @@ pub(super) fn run(command: IndexCommand, config: &Config, config_file: bool) -> 
         IndexCommand::Add { index, .. }
         | IndexCommand::Query { index, .. }
         | IndexCommand::Remove { index, .. }
-        | IndexCommand::Stats { index }
-        | IndexCommand::Check { index }
-        | IndexCommand::Export { index, .. } => index.clone(),
+        | IndexCommand::Stats { index, .. }
+        | IndexCommand::Check { index, .. }
+        | IndexCommand::Export { index, .. }
+        | IndexCommand::Repair { index } => index.clone(),
     };
     store::catch_store_panics(&store::db_path(&dir), || {
         run_command(command, config, config_file)
@@ -131,6 +165,12 @@ fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Res
             ids.dedup();
             let comps = idx.components_of(&ids)?;
             let (clusters, members) = idx.write_clusters(&comps, output.as_deref())?;
+            if report.failed > 0 {
+                eprintln!(
+                    "batch {}: {} lines failed (above); the other records are stored and the batch is complete",
+                    report.batch, report.failed
+                );
+            }
             eprintln!(
                 "batch {}: {} added, {} updated, {} unchanged, {} without words, {} lines skipped; {} clusters ({} documents) touched; in {:.2} s",
                 report.batch,
@@ -143,17 +183,21 @@ fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Res
                 members,
                 start.elapsed().as_secs_f64()
             );
-            Ok(ExitCode::SUCCESS)
+            Ok(super::exit_for(report.failed))
         }
         IndexCommand::Query {
             index: dir,
             files,
             output,
+            wait,
         } => {
-            let idx = Index::open(&dir, None, false)?;
-            let (records, matched) = idx.query(&files, output.as_deref())?;
+            let idx = Index::open_read(&dir, wait.duration()?)?;
+            let (records, matched, failed) = idx.query(&files, output.as_deref())?;
             eprintln!("{records} records, {matched} near stored documents");
-            Ok(ExitCode::SUCCESS)
+            if failed > 0 {
+                eprintln!("{failed} lines failed (above); the other records are answered");
+            }
+            Ok(super::exit_for(failed))
         }
         IndexCommand::Remove {
             index: dir,
@@ -180,21 +224,23 @@ fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Res
                 ExitCode::from(1)
             })
         }
-        IndexCommand::Stats { index: dir } => {
-            let idx = Index::open(&dir, None, false)?;
+        IndexCommand::Stats { index: dir, wait } => {
+            let idx = Index::open_read(&dir, wait.duration()?)?;
             println!(
                 "{}",
                 serde_json::to_string_pretty(&idx.stats()?).expect("stats serialize")
             );
             Ok(ExitCode::SUCCESS)
         }
-        IndexCommand::Check { index: dir } => {
+        IndexCommand::Check { index: dir, wait } => {
             if !store::db_path(&dir).exists() {
                 return Err(Error::Config(format!("{}: no index here", dir.display())));
             }
             let path = store::db_path(&dir).display().to_string();
-            let report = match index::check::check(&dir) {
+            let report = match index::check::check(&dir, wait.duration()?) {
                 Ok(r) => r,
+                // Held by another process: not damage (exit 2, as any error).
+                Err(e) if store::is_busy(&e) => return Err(e),
                 Err(e) => {
                     eprintln!("index {path}: DAMAGED: {e}");
                     return Ok(ExitCode::from(1));
@@ -215,8 +261,17 @@ fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Res
             } else {
                 eprintln!(
                     "index {path}: DAMAGED ({} problems):",
-                    report.problems.len() + report.more_problems
+                    report.problems.len() + report.more_problems + report.damaged.len()
                 );
+                for d in &report.damaged {
+                    eprintln!("  - damaged {d}");
+                }
+                if !report.damaged.is_empty() {
+                    eprintln!(
+                        "  ({} damaged documents: `thresher index repair` removes them and keeps the rest)",
+                        report.damaged.len()
+                    );
+                }
                 for p in &report.problems {
                     eprintln!("  - {p}");
                 }
@@ -226,12 +281,37 @@ fn run_command(command: IndexCommand, config: &Config, config_file: bool) -> Res
                 Ok(ExitCode::from(1))
             }
         }
-        IndexCommand::Export { index: dir, output } => {
-            let idx = Index::open(&dir, None, false)?;
+        IndexCommand::Export {
+            index: dir,
+            output,
+            wait,
+        } => {
+            let idx = Index::open_read(&dir, wait.duration()?)?;
             let comps = idx.all_components()?;
             let (clusters, members) = idx.write_clusters(&comps, output.as_deref())?;
             eprintln!("{clusters} clusters ({members} documents)");
             Ok(ExitCode::SUCCESS)
+        }
+        IndexCommand::Repair { index: dir } => {
+            let path = store::db_path(&dir).display().to_string();
+            let report = index::repair::repair(&dir)?;
+            if report.store_repaired {
+                eprintln!("index {path}: the store's pages were repaired (unclean shutdown)");
+            }
+            for lost in &report.lost {
+                eprintln!("  - lost {lost}");
+            }
+            eprintln!(
+                "index {path}: {} documents intact, {} lost{}",
+                report.kept,
+                report.lost.len(),
+                if report.lost.is_empty() {
+                    ""
+                } else {
+                    "; add the batches that held them again to restore them"
+                }
+            );
+            Ok(super::exit_for(report.lost.len()))
         }
     }
 }

@@ -366,6 +366,16 @@ impl DedupArgs {
                 d.method
             )));
         }
+        // The signature's length, from --num-perm, --bands or the config file.
+        if d.sketch_len() > dedup::MAX_SKETCH_LEN {
+            return Err(Error::Config(format!(
+                "a signature of {} values (--num-perm, or M×N of --bands) is over the limit of {}: each document would cost {} KB of signature and its signing time grows with it, for an estimate already within ±{:.1} % at the limit",
+                d.sketch_len(),
+                dedup::MAX_SKETCH_LEN,
+                d.sketch_len() * 8 / 1024,
+                100.0 / (dedup::MAX_SKETCH_LEN as f64).sqrt()
+            )));
+        }
         Ok(())
     }
 }
@@ -488,7 +498,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let output = parquet_cmd::jsonl_target(format, final_output.as_deref())?;
             let inputs = load_inputs(&input, &mut config)?;
-            let front = rules_cmd::front(&rules)?;
+            let front = rules_cmd::front(&rules, &config)?;
             let (cascade, learn) =
                 pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
             let bar = progress_bar(
@@ -532,7 +542,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
         } => {
             dedup.apply(&mut config)?;
-            let mut fetch_failed = 0;
             let inputs = if fetch {
                 if input.manifest.is_some() {
                     return Err(Error::Config("--manifest does not go with --fetch".into()));
@@ -541,13 +550,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let urls = fetch_args
                     .urls(input.paths.iter().map(|p| p.to_string_lossy().into_owned()))?;
                 let warc = out.join("crawl.warc.gz");
-                fetch_failed = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?.failed();
-                source::discover(&[warc], None)
+                let fetched = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?;
+                let mut inputs = source::discover(&[warc], None);
+                // A URL that could not be fetched is a failed record of the run, as a page
+                // that cannot be read is: in errors.jsonl and summary.json.
+                let manifest = fetched.manifest.display().to_string();
+                inputs.errors.extend(fetched.failures.into_iter().map(|(url, kind, message)| {
+                    crate::page::PageError {
+                        path: manifest.clone(),
+                        url,
+                        kind: crate::page::ErrorKind::Fetch,
+                        message: if kind.is_empty() { message } else { format!("{kind}: {message}") },
+                    }
+                }));
+                inputs
             } else {
                 fetch_args.check_without_fetch()?;
                 load_inputs(&input, &mut config)?
             };
-            let front = rules_cmd::front(&rules)?;
+            let front = rules_cmd::front(&rules, &config)?;
             let (cascade, learn) =
                 pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;
             let bar = progress_bar(
@@ -591,7 +612,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // After the report, which reads pages.jsonl and clusters.jsonl.
             parquet_cmd::finish_run_dir(format, &out)?;
             Ok(exit_for(
-                summary.failed + fetch_failed + error_args::no_pages(summary.pages),
+                summary.failed + error_args::no_pages(summary.pages),
             ))
         }
         Command::Report { out, input, rules } => {
@@ -601,7 +622,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 Some(load_inputs(&input, &mut config)?)
             };
-            let front = rules_cmd::front(&rules)?;
+            let front = rules_cmd::front(&rules, &config)?;
             report_cmd::report_command(&out, inputs, &config, front, input.templates.as_deref())
         }
         Command::Dedup {
@@ -756,7 +777,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-fn exit_for(failed: usize) -> ExitCode {
+pub(super) fn exit_for(failed: usize) -> ExitCode {
     if failed > 0 {
         ExitCode::from(1)
     } else {

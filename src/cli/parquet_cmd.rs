@@ -82,7 +82,7 @@ pub fn sign(files: &[PathBuf], config: &Config, output: &Path) -> Result<ExitCod
         output.display(),
         start.elapsed().as_secs_f64()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(super::exit_for(failed))
 }
 
 /// Write `path` through `write` to a file beside it, renamed into place when complete.

@@ -28,13 +28,18 @@ pub struct RulesArgs {
 
 /// The extractors `--rules` puts at the front of the cascade of `extract` and `run`
 /// (none without `--rules`).
-pub fn front(args: &RulesArgs) -> Result<Vec<Box<dyn Extractor>>> {
+pub fn front(args: &RulesArgs, config: &Config) -> Result<Vec<Box<dyn Extractor>>> {
     let Some(dir) = &args.rules else {
         return Ok(Vec::new());
     };
-    let set = RuleSet::load_dir(dir)?;
+    let mut set = RuleSet::load_dir(dir)?;
+    set.set_xpath_budget(config.xpath_budget);
     for p in set.problems() {
-        eprintln!("{}: {p}", if args.strict { "error" } else { "warning" });
+        if args.strict {
+            eprintln!("error: {}", p.located());
+        } else {
+            eprintln!("warning: {p}");
+        }
     }
     if args.strict && !set.problems().is_empty() {
         return Err(Error::Config(format!(
@@ -141,6 +146,10 @@ pub fn run(command: RulesCommand, config: &Config) -> Result<ExitCode> {
 fn check(dir: &Path) -> Result<ExitCode> {
     let set = RuleSet::load_dir(dir)?;
     let mut problems: Vec<String> = set.problems().iter().map(|p| p.to_string()).collect();
+    // Warnings, not problems: such a rule works on small pages.
+    for w in set.costly_xpaths() {
+        println!("warning: {w}");
+    }
     for f in set.files() {
         for t in &f.tests {
             if !t.page.is_file() {

@@ -1,14 +1,17 @@
-//! `index check`: the store's own integrity check (redb's checksums and B-trees), then
-//! the index's invariants: options and format stored; keys ↔ documents one to one;
-//! every document decodes, has a sorted non-empty shingle set and sorted band keys;
+//! `index check`: the index's invariants, read through a read-only handle (nothing is
+//! written, a read-only file will do, an add may run meanwhile: its last commit is
+//! checked): options and format stored; keys ↔ documents one to one; every document
+//! passes its checksums (its record and its shingle set: each one that does not is
+//! listed, all of them), decodes, has a sorted non-empty shingle set and sorted band keys;
 //! postings are exactly the documents' band keys (each posting names a document that has
-//! that key, and there are as many postings as band keys); batches parse.
+//! that key, and there are as many postings as band keys); batches parse. redb's own
+//! page check, which commits, is `index repair`'s.
 
 use std::path::Path;
 
-use redb::{ReadableDatabase, ReadableMultimapTable, ReadableTable, ReadableTableMetadata};
+use redb::{ReadableMultimapTable, ReadableTable, ReadableTableMetadata};
 
-use super::store::{self, Store, StoredDoc, BATCHES, DOCS, KEYS, POSTINGS, SETTINGS, SHINGLES};
+use super::store::{self, Store, BATCHES, DOCS, KEYS, POSTINGS, SETTINGS, SHINGLES};
 use crate::error::Result;
 
 /// Problems listed in full; beyond that only counted.
@@ -21,6 +24,8 @@ pub struct CheckReport {
     pub postings: u64,
     /// redb repaired the file while checking (it was not closed cleanly and was fixed).
     pub repaired: bool,
+    /// Documents that fail their checksums, every one: "document ID (key): what".
+    pub damaged: Vec<String>,
     pub problems: Vec<String>,
     pub more_problems: usize,
 }
@@ -35,7 +40,7 @@ impl CheckReport {
     }
 
     pub fn ok(&self) -> bool {
-        self.problems.is_empty()
+        self.problems.is_empty() && self.damaged.is_empty()
     }
 }
 
@@ -43,8 +48,8 @@ impl CheckReport {
 /// damage too: the caller reports it the same way). redb panics on some damaged pages
 /// (an `unreachable!` in its B-tree code) instead of returning an error: the check turns
 /// such a panic into a problem (with the hook silenced, so no backtrace is printed).
-pub fn check(dir: &Path) -> Result<CheckReport> {
-    store::catch_store_panics(&store::db_path(dir), || check_inner(dir)).or_else(|e| match e {
+pub fn check(dir: &Path, wait: std::time::Duration) -> Result<CheckReport> {
+    store::catch_store_panics(&store::db_path(dir), || check_inner(dir, wait)).or_else(|e| match e {
         crate::Error::Index { message, .. } if message.starts_with(store::PANIC_PREFIX) => {
             Ok(CheckReport {
                 problems: vec![message],
@@ -55,17 +60,9 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     })
 }
 
-fn check_inner(dir: &Path) -> Result<CheckReport> {
-    let mut store = Store::open(dir, false)?;
+fn check_inner(dir: &Path, wait: std::time::Duration) -> Result<CheckReport> {
+    let store = Store::open_read(dir, wait)?;
     let mut report = CheckReport::default();
-    match store.db.check_integrity() {
-        Ok(true) => {}
-        Ok(false) => report.repaired = true,
-        Err(e) => {
-            report.problem(format!("the store's integrity check failed: {e}"));
-            return Ok(report);
-        }
-    }
     if let Err(e) = invariants(&store, &mut report) {
         report.problem(format!("cannot be read: {e}"));
     }
@@ -122,9 +119,9 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
         let (key, id) = (key.value(), id.value());
         match docs.get(id).map_err(|e| s(&e))? {
             None => report.problem(format!("key {key:?} names document {id}, which is missing")),
-            Some(d) => match StoredDoc::decode(d.value()) {
-                Ok(d) if d.meta.key == key => {}
-                Ok(d) => report.problem(format!(
+            Some(d) => match store::unseal(d.value()) {
+                Ok((d, _)) if d.meta.key == key => {}
+                Ok((d, _)) => report.problem(format!(
                     "key {key:?} names document {id}, whose key is {:?}",
                     d.meta.key
                 )),
@@ -143,10 +140,10 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
         if id >= next_id {
             report.problem(format!("document {id} is not below next_id {next_id}"));
         }
-        let doc = match StoredDoc::decode(blob.value()) {
+        let (doc, shingles_sum) = match store::unseal(blob.value()) {
             Ok(d) => d,
             Err(e) => {
-                report.problem(format!("document {id} does not decode: {e}"));
+                report.damaged.push(format!("document {id}: {e}"));
                 continue;
             }
         };
@@ -181,10 +178,12 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
         }
         match shingles.get(id).map_err(|e| s(&e))? {
             None => report.problem(format!("document {id}: shingle set missing")),
-            Some(set) => match store::decode_shingles(set.value()) {
+            Some(set) => match store::unseal_shingles(shingles_sum, set.value()) {
                 Ok(set) if !set.is_empty() && set.windows(2).all(|w| w[0] < w[1]) => {}
                 Ok(_) => report.problem(format!("document {id}: shingle set empty or not sorted")),
-                Err(e) => report.problem(format!("document {id}: {e}")),
+                Err(e) => report
+                    .damaged
+                    .push(format!("document {id} ({:?}): {e}", doc.meta.key)),
             },
         }
     }
@@ -206,9 +205,10 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
             report.postings += 1;
             let has = match docs.get(id).map_err(|e| s(&e))? {
                 None => false,
-                Some(d) => StoredDoc::decode(d.value())
-                    .map(|d| d.posting_keys(canonical).binary_search(&k).is_ok())
-                    .unwrap_or(false),
+                Some(d) => store::unseal(d.value())
+                    .map(|(d, _)| d.posting_keys(canonical).binary_search(&k).is_ok())
+                    // A damaged document is listed as such; its postings are not doubted.
+                    .unwrap_or(true),
             };
             if !has {
                 report.problem(format!(
@@ -217,7 +217,9 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
             }
         }
     }
-    if report.postings != band_total {
+    // (The counts of damaged documents are unknown: their postings and dates are not
+    // counted against them.)
+    if report.damaged.is_empty() && report.postings != band_total {
         report.problem(format!(
             "{} postings for {band_total} band and URL keys of documents: a document is missing from a bucket",
             report.postings
@@ -233,7 +235,7 @@ fn invariants(store: &Store, report: &mut CheckReport) -> std::result::Result<()
         }
     }
     wrong_dates += date_counts.len();
-    if wrong_dates > 0 {
+    if wrong_dates > 0 && report.damaged.is_empty() {
         report.problem(format!(
             "{wrong_dates} publication-date counters differ from the stored documents' dates"
         ));

@@ -8,9 +8,9 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use redb::{ReadableDatabase, ReadableMultimapTable};
+use redb::ReadableMultimapTable;
 
-use super::store::{forget_template_date, StoredDoc, DATES, DOCS, POSTINGS, SHINGLES};
+use super::store::{self, forget_template_date, DATES, DOCS, POSTINGS, SHINGLES};
 use super::Index;
 use crate::dedup::{cluster::UnionFind, find_clusters, DocEntry};
 use crate::error::{Error, Result};
@@ -64,8 +64,9 @@ impl Index {
                         "damaged: document {id} is missing (run `index check`)"
                     ))
                 })?;
-                let doc = StoredDoc::decode(doc.value())
-                    .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
+                let (doc, _) = store::unseal(doc.value()).map_err(|e| {
+                    err(&format!("damaged: document {id}: {e} (run `index check`)"))
+                })?;
                 for k in doc.posting_keys(self.config.canonical) {
                     let members = postings.get(k).map_err(|e| err(&e))?;
                     // Only large buckets are remembered (so that 10,000 copies are not

@@ -17,6 +17,7 @@
 pub mod check;
 pub mod components;
 pub mod ops;
+pub mod repair;
 pub mod store;
 
 use std::path::{Path, PathBuf};
@@ -101,6 +102,17 @@ impl Index {
         Ok(Index { store, config })
     }
 
+    /// Open the index in `dir` read-only (`query`, `stats`, `export`): the last committed
+    /// state, also while an add runs; nothing is written. `wait`: how long to retry when
+    /// the file is held exclusively.
+    pub fn open_read(dir: &Path, wait: std::time::Duration) -> Result<Index> {
+        let store = Store::open_read(dir, wait)?;
+        match store.config()? {
+            Some(config) => Ok(Index { store, config }),
+            None => Err(store.err("is empty: no options stored (add a batch first)")),
+        }
+    }
+
     pub fn signer(&self) -> Signer {
         Signer::new(&self.config)
     }
@@ -120,8 +132,9 @@ impl Index {
                     "damaged: document {id} is missing (run `index check`)"
                 ))
             })?;
-        let doc = StoredDoc::decode(doc.value())
-            .map_err(|e| self.store.err(format!("damaged: document {id}: {e}")))?;
+        let damaged =
+            |e: String| self.store.err(format!("damaged: document {id}: {e} (run `index check`)"));
+        let (doc, sum) = store::unseal(doc.value()).map_err(damaged)?;
         let set = shingles
             .get(id)
             .map_err(|e| self.store.err(e))?
@@ -129,8 +142,12 @@ impl Index {
                 self.store
                     .err(format!("damaged: shingles of document {id} are missing"))
             })?;
-        let set = store::decode_shingles(set.value())
-            .map_err(|e| self.store.err(format!("damaged: document {id}: {e}")))?;
+        let set = store::unseal_shingles(sum, set.value()).map_err(|e| {
+            self.store.err(format!(
+                "damaged: document {id} ({:?}): {e} (run `index check`)",
+                doc.meta.key
+            ))
+        })?;
         Ok(store::doc_entry(doc, set))
     }
 
@@ -184,8 +201,11 @@ pub struct AddReport {
     pub unchanged: usize,
     /// Records without words (never near-duplicates; not stored).
     pub without_words: usize,
-    /// Lines without a key or error records (as `dedup` skips them).
+    /// `extract`'s error records (as `dedup` skips them).
     pub skipped_lines: usize,
+    /// Bad lines (not JSON, no key, no text) and broken streams: each an error on
+    /// stderr naming file and line; the batch's other records are stored.
+    pub failed: usize,
     pub files: Vec<PathBuf>,
     pub complete: bool,
     /// Ids of the batch's stored documents (added, updated or unchanged).
@@ -219,7 +239,9 @@ impl Index {
         let signer = self.signer();
         let mut pending: Vec<DocEntry> = Vec::new();
         let mut committed = 0usize;
-        crate::pipeline::for_each_signed(files, &signer, |chunk, skipped| {
+        let mut errors = crate::pipeline::ErrorLog::stderr_only();
+        let mut on_error = |e: crate::page::PageError| errors.record(&e);
+        crate::pipeline::for_each_signed(files, &signer, &mut on_error, |chunk, skipped| {
             report.skipped_lines += skipped;
             pending.extend(chunk);
             if pending.len() >= commit_every.max(1) {
@@ -229,6 +251,7 @@ impl Index {
             }
             Ok(())
         })?;
+        report.failed = errors.count();
         report.complete = true;
         self.write(pending, &mut report, Some(()))?;
         tracing::info!("batch {}: complete", report.batch);
@@ -265,7 +288,8 @@ impl Index {
                     report.without_words += 1;
                     continue;
                 };
-                let (enc, enc_set) = (doc.encode(), store::encode_shingles(&set));
+                let enc_set = store::encode_shingles(&set);
+                let enc = store::seal(&doc, &enc_set);
                 let existing = keys
                     .get(doc.meta.key.as_str())
                     .map_err(|e| err(&e))?
@@ -288,8 +312,11 @@ impl Index {
                             continue;
                         }
                         if let Some(old) = old {
-                            let old = StoredDoc::decode(&old)
-                                .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
+                            // A damaged document is not written over: the transaction
+                            // is dropped uncommitted and the add fails, naming it.
+                            let (old, _) = store::unseal(&old).map_err(|e| {
+                                err(&format!("damaged: document {id}: {e}; nothing of this transaction was written (run `index check`, then `index repair`)"))
+                            })?;
                             for k in old.posting_keys(self.config.canonical) {
                                 postings.remove(k, id).map_err(|e| err(&e))?;
                             }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use redb::{ReadableDatabase, ReadableMultimapTable, ReadableTable, ReadableTableMetadata};
+use redb::{ReadableMultimapTable, ReadableTable, ReadableTableMetadata};
 
 use super::components::write_atomically;
 use super::store::{self, StoredDoc, BATCHES, DATES, DOCS, KEYS, POSTINGS, SHINGLES};
@@ -28,8 +28,13 @@ impl Index {
     /// For every record of `files`: the stored documents that share a band key with it
     /// and whose similarity (the index's measure, on full shingle sets) reaches the
     /// threshold, all of them (no leader shortcut: a query asks for every match). The
-    /// index is not changed. Returns (records, records with a match).
-    pub fn query(&self, files: &[PathBuf], output: Option<&Path>) -> Result<(usize, usize)> {
+    /// index is not changed. A bad line is an error on stderr naming file and line, and
+    /// the other records are answered. Returns (records, records with a match, bad lines).
+    pub fn query(
+        &self,
+        files: &[PathBuf],
+        output: Option<&Path>,
+    ) -> Result<(usize, usize, usize)> {
         let err = |e: &dyn std::fmt::Display| self.store.err(e);
         let txn = self.store.db.begin_read().map_err(|e| err(&e))?;
         let docs = txn.open_table(DOCS).map_err(|e| err(&e))?;
@@ -37,7 +42,9 @@ impl Index {
         let postings = txn.open_multimap_table(POSTINGS).map_err(|e| err(&e))?;
         let signer = self.signer();
         let mut answers: Vec<QueryAnswer> = Vec::new();
-        crate::pipeline::for_each_signed(files, &signer, |chunk, _| {
+        let mut errors = crate::pipeline::ErrorLog::stderr_only();
+        let mut on_error = |e: crate::page::PageError| errors.record(&e);
+        crate::pipeline::for_each_signed(files, &signer, &mut on_error, |chunk, _| {
             for entry in chunk {
                 let mut near = Vec::new();
                 if let Some((doc, set)) = StoredDoc::from_entry(&entry) {
@@ -69,7 +76,7 @@ impl Index {
             }
             Ok(())
         })?;
-        Ok((answers.len(), matched))
+        Ok((answers.len(), matched, errors.count()))
     }
 
     /// Remove documents by key in one transaction. Returns the keys not in the index, and
@@ -101,8 +108,9 @@ impl Index {
                     .map(|v| v.value().to_vec());
                 shingles.remove(id).map_err(|e| err(&e))?;
                 if let Some(doc) = doc {
-                    let doc = StoredDoc::decode(&doc)
-                        .map_err(|e| err(&format!("damaged: document {id}: {e}")))?;
+                    let (doc, _) = store::unseal(&doc).map_err(|e| {
+                        err(&format!("damaged: document {id}: {e}; nothing was removed (run `index check`, then `index repair`)"))
+                    })?;
                     store::count_dates(&mut dates, &doc.meta, -1).map_err(|e| err(&e))?;
                     for k in doc.posting_keys(self.config.canonical) {
                         postings.remove(k, id).map_err(|e| err(&e))?;

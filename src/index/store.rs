@@ -6,16 +6,25 @@
 //! - `settings`: `format` (this file's layout), `config` (the [`DedupConfig`] the index was
 //!   created with, JSON), `next_id`;
 //! - `keys`: document key → id; `docs`: id → [`StoredDoc`] without shingles (key, main-order
-//!   fields, band keys); `shingles`: id → the sorted, deduplicated shingle set (what
+//!   fields, band keys) and a checksum of the document and its shingle set
+//!   ([`seal`]); `shingles`: id → the sorted, deduplicated shingle set (what
 //!   verification needs, kept apart so that walking band keys reads small values);
 //! - `postings` (multimap): band key → ids of the documents that have it (LSH buckets);
 //! - `batches`: batch number → JSON of what one `index add` did (`complete` false while it
 //!   runs, so a killed add stays visible in `index stats`).
+//!
+//! Readers and the writer: the file is opened in redb's `SingleWriter` mode. One process
+//! writes (`add`, `remove`, `repair`); any number of read-only handles (`query`, `stats`,
+//! `export`, `check`) open it at the same time, each reading the last committed state,
+//! and never write a byte (they work on a read-only file).
 
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
-use redb::{Database, MultimapTableDefinition, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{
+    ConcurrencyMode, Database, MultimapTableDefinition, ReadOnlyDatabase, ReadTransaction,
+    ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction,
+};
 
 use crate::choose_main::{DocMeta, Published};
 use crate::dedup::{DedupConfig, DocEntry, DocSignature};
@@ -70,9 +79,14 @@ pub fn forget_template_date(
     Ok(())
 }
 
-/// Layout version of the tables; an index of another version is refused. 2: documents
-/// carry their publication date, canonical URL and URL key (1 had neither).
-pub const FORMAT: &str = "2";
+/// Layout version of the tables; an index of another version is refused (it is not
+/// converted: its documents carry no checksum to trust them by). 2: documents carry their
+/// publication date, canonical URL and URL key (1 had neither); 3: each document record
+/// ends with a checksum of the document and its shingle set (2 had none).
+pub const FORMAT: &str = "3";
+
+/// What each format added, for the message refusing an older one.
+const FORMAT_HISTORY: &str = "format 2 stores publication dates and canonical URLs, format 3 a checksum of every document";
 
 /// redb's page cache. redb's default (1 GiB) alone would exceed the memory budget of an
 /// add of a million documents (≤ 1 GB peak); 256 MiB keeps the postings' upper B-tree
@@ -118,39 +132,103 @@ pub fn catch_store_panics<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Resu
 
 /// The open store.
 pub struct Store {
-    pub db: Database,
+    pub db: Db,
     pub path: PathBuf,
 }
 
+/// The redb handle: the writer, or a read-only handle (see the module comment).
+pub enum Db {
+    Write(Database),
+    Read(ReadOnlyDatabase),
+}
+
+impl Db {
+    pub fn begin_read(&self) -> std::result::Result<ReadTransaction, redb::TransactionError> {
+        match self {
+            Db::Write(db) => db.begin_read(),
+            Db::Read(db) => db.begin_read(),
+        }
+    }
+
+    /// A write transaction; a read-only handle has none (a bug of the caller).
+    pub fn begin_write(&self) -> std::result::Result<WriteTransaction, String> {
+        match self {
+            Db::Write(db) => db.begin_write().map_err(|e| e.to_string()),
+            Db::Read(_) => Err("opened read-only: no writes".into()),
+        }
+    }
+
+    /// The writer, for redb's own integrity check and repair.
+    pub fn writer(&mut self) -> Option<&mut Database> {
+        match self {
+            Db::Write(db) => Some(db),
+            Db::Read(_) => None,
+        }
+    }
+}
+
+/// Whether `e` says the index is held by another process (not damaged).
+pub fn is_busy(e: &Error) -> bool {
+    matches!(e, Error::Index { message, .. } if message.starts_with("busy:"))
+}
+
+/// The message of an index another process holds.
+const BUSY: &str = "busy: in use by another process (an `index add`, `remove` or `repair` still running); readers wait with --wait SECONDS";
+
 impl Store {
-    /// Open the index in `dir`; `create` makes the directory and an empty store when there
-    /// is none (otherwise a missing index is an error).
+    /// Open the index in `dir` to write; `create` makes the directory and an empty store
+    /// when there is none (otherwise a missing index is an error).
     pub fn open(dir: &Path, create: bool) -> Result<Store> {
         let path = db_path(dir);
         if !path.exists() {
             if !create {
-                return Err(store_err(
-                    &path,
-                    "no index here (create one with `thresher index add --index DIR ...`)",
-                ));
+                return Err(no_index(&path));
             }
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
         let mut builder = Database::builder();
         builder.set_cache_size(CACHE_BYTES);
+        builder.set_concurrency_mode(ConcurrencyMode::SingleWriter);
         let db = if create {
             builder.create(&path)
         } else {
             builder.open(&path)
         }
-        .map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => store_err(
-                &path,
-                "in use by another process (an `index add` or `remove` still running?)",
-            ),
-            e => store_err(&path, format!("cannot be opened: {e}")),
-        })?;
-        Ok(Store { db, path })
+        .map_err(|e| open_err(&path, e))?;
+        Ok(Store {
+            db: Db::Write(db),
+            path,
+        })
+    }
+
+    /// Open the index in `dir` read-only: nothing is written, a read-only file will do, and
+    /// a running writer is no obstacle (its last commit is read). When the file is held
+    /// exclusively (an older writer's lock), retry for up to `wait`, then say it is busy.
+    pub fn open_read(dir: &Path, wait: std::time::Duration) -> Result<Store> {
+        let path = db_path(dir);
+        if !path.exists() {
+            return Err(no_index(&path));
+        }
+        let mut builder = Database::builder();
+        builder.set_cache_size(CACHE_BYTES);
+        builder.set_concurrency_mode(ConcurrencyMode::SingleWriter);
+        let until = std::time::Instant::now() + wait;
+        loop {
+            match builder.open_read_only(&path) {
+                Ok(db) => {
+                    return Ok(Store {
+                        db: Db::Read(db),
+                        path,
+                    })
+                }
+                Err(redb::DatabaseError::DatabaseAlreadyOpen)
+                    if std::time::Instant::now() < until =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                Err(e) => return Err(open_err(&path, e)),
+            }
+        }
     }
 
     pub fn err(&self, e: impl std::fmt::Display) -> Error {
@@ -170,7 +248,7 @@ impl Store {
             Some(FORMAT) => {}
             Some(other) => {
                 return Err(self.err(format!(
-                    "index format {other}, this thresher reads format {FORMAT} only (format 2 stores publication dates and canonical URLs, which format 1 lacks); build a new index from the batches with `thresher index add`"
+                    "index format {other}, this thresher reads format {FORMAT} only ({FORMAT_HISTORY}); build a new index from the batches with `thresher index add`"
                 )))
             }
             None => return Ok(None),
@@ -184,6 +262,23 @@ impl Store {
         serde_json::from_str(json.value())
             .map(Some)
             .map_err(|e| self.err(format!("damaged: stored options do not parse: {e}")))
+    }
+}
+
+fn no_index(path: &Path) -> Error {
+    store_err(
+        path,
+        "no index here (create one with `thresher index add --index DIR ...`)",
+    )
+}
+
+fn open_err(path: &Path, e: redb::DatabaseError) -> Error {
+    match e {
+        redb::DatabaseError::DatabaseAlreadyOpen => store_err(path, BUSY),
+        e => store_err(
+            path,
+            format!("cannot be opened: {e} (run `thresher index check`)"),
+        ),
     }
 }
 
@@ -346,6 +441,48 @@ impl StoredDoc {
     }
 }
 
+/// Bytes a `docs` value holds after the document's encoding: the checksum of that
+/// encoding, then the checksum of the document's shingle set (xxh3-64 each, little-endian).
+const SEAL_BYTES: usize = 16;
+
+/// The `docs` value of `doc` whose shingle set is stored as `shingles` (encoded): the
+/// document's encoding and the two checksums, so that a changed bit in either value is
+/// found when it is read ([`unseal`], [`unseal_shingles`]).
+pub fn seal(doc: &StoredDoc, shingles: &[u8]) -> Vec<u8> {
+    let mut value = doc.encode();
+    let own = xxhash_rust::xxh3::xxh3_64(&value);
+    value.extend_from_slice(&own.to_le_bytes());
+    value.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(shingles).to_le_bytes());
+    value
+}
+
+/// The document of a `docs` value and the checksum its shingle set must have; `Err` when
+/// the value fails its own checksum or does not decode.
+pub fn unseal(value: &[u8]) -> std::result::Result<(StoredDoc, u64), String> {
+    let Some(body_len) = value.len().checked_sub(SEAL_BYTES) else {
+        return Err(format!("document record of {} bytes is truncated", value.len()));
+    };
+    let (body, seal) = value.split_at(body_len);
+    let sum = |at: usize| u64::from_le_bytes(seal[at..at + 8].try_into().expect("8 bytes"));
+    if xxhash_rust::xxh3::xxh3_64(body) != sum(0) {
+        // The key, when it still decodes, tells the user which document it was.
+        let named = StoredDoc::decode(body)
+            .map(|d| format!(" (key {:?}, as far as it can be read)", d.meta.key))
+            .unwrap_or_default();
+        return Err(format!("checksum mismatch: the document record is damaged{named}"));
+    }
+    Ok((StoredDoc::decode(body)?, sum(8)))
+}
+
+/// The shingle set of a `shingles` value checked against the checksum its document
+/// carries ([`unseal`]).
+pub fn unseal_shingles(sum: u64, bytes: &[u8]) -> std::result::Result<Vec<u64>, String> {
+    if xxhash_rust::xxh3::xxh3_64(bytes) != sum {
+        return Err("checksum mismatch: the shingle set is damaged".into());
+    }
+    decode_shingles(bytes)
+}
+
 /// The posting key of a URL key (canonical or own; [`StoredDoc::posting_keys`]).
 pub fn link_key(url_key: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64_with_seed(url_key.as_bytes(), 0x63616e6f6e)
@@ -426,5 +563,38 @@ mod tests {
         assert!(StoredDoc::decode(&doc.encode()[..20]).is_err());
         assert_eq!(decode_shingles(&encode_shingles(&[3, 9])).unwrap(), [3, 9]);
         assert!(decode_shingles(&[1, 2, 3]).is_err());
+    }
+
+    #[test]
+    fn every_changed_bit_of_a_stored_document_is_found() {
+        let doc = StoredDoc {
+            meta: DocMeta {
+                key: "k".into(),
+                fetched_at: None,
+                popularity: 1.0,
+                boilerplate_ratio: 0.5,
+                published: None,
+                canonical: None,
+                url_key: None,
+            },
+            band_keys: vec![5, 9],
+        };
+        let set = encode_shingles(&[1, 2, 3]);
+        let value = seal(&doc, &set);
+        let (back, sum) = unseal(&value).unwrap();
+        assert_eq!(back, doc);
+        assert_eq!(unseal_shingles(sum, &set).unwrap(), [1, 2, 3]);
+        for bit in 0..value.len() * 8 {
+            let mut v = value.clone();
+            v[bit / 8] ^= 1 << (bit % 8);
+            let ok = unseal(&v).is_ok_and(|(d, s)| d == doc && unseal_shingles(s, &set).is_ok());
+            assert!(!ok, "bit {bit} of the document record");
+        }
+        for bit in 0..set.len() * 8 {
+            let mut v = set.clone();
+            v[bit / 8] ^= 1 << (bit % 8);
+            assert!(unseal_shingles(sum, &v).is_err(), "bit {bit} of the shingle set");
+        }
+        assert!(unseal(&value[..10]).is_err());
     }
 }

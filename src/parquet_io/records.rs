@@ -149,7 +149,24 @@ pub struct ParquetLines {
 impl ParquetLines {
     pub fn open(path: &Path) -> Result<Self> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        Self::from_file(file, path)
+    }
+
+    /// The rows of an open Parquet file (`path` names it in errors).
+    pub fn from_file(file: std::fs::File, path: &Path) -> Result<Self> {
+        Self::from_reader(file, path)
+    }
+
+    /// The rows of a Parquet file held in memory (one read from a pipe).
+    pub fn from_bytes(data: Vec<u8>, path: &Path) -> Result<Self> {
+        Self::from_reader(bytes::Bytes::from(data), path)
+    }
+
+    fn from_reader<T: parquet::file::reader::ChunkReader + 'static>(
+        data: T,
+        path: &Path,
+    ) -> Result<Self> {
+        let reader = ParquetRecordBatchReaderBuilder::try_new(data)
             .and_then(|b| b.with_batch_size(1024).build())
             .map_err(|e| parquet_error(path, e))?;
         Ok(ParquetLines {

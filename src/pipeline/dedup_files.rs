@@ -44,7 +44,7 @@ pub fn dedup_files(
     let start = std::time::Instant::now();
     let rereadable = files
         .iter()
-        .all(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file()));
+        .all(|f| crate::source::records_input::rereadable(f));
     let budget = if rereadable {
         shingle_bytes
     } else {

@@ -22,8 +22,17 @@ const BINARY_SNIFF_CHARS: usize = 4096;
 /// replacement characters. Hand-set, not swept (`tests/bad_input.rs`: `fixtures/bad/garbage.html` is refused as binary).
 const BINARY_BAD_ONE_IN: usize = 10;
 
-/// Decode a page's bytes and parse them; empty and binary pages are errors.
+/// Decode a page's bytes and parse them (the tag budget of the default `max_page_bytes`);
+/// empty and binary pages are errors.
 pub fn decode_and_parse(page: &Page) -> Result<(dom::ParsedPage, charset::Decoded), PageError> {
+    decode_and_parse_within(page, dom::DEFAULT_MAX_PAGE_BYTES)
+}
+
+/// [`decode_and_parse`] with the tag budget of `max_page_bytes` ([`dom::max_tags`]).
+pub fn decode_and_parse_within(
+    page: &Page,
+    max_page_bytes: usize,
+) -> Result<(dom::ParsedPage, charset::Decoded), PageError> {
     let fail = |kind, message: String| PageError {
         path: page.path.clone(),
         url: page.url.clone(),
@@ -47,7 +56,7 @@ pub fn decode_and_parse(page: &Page) -> Result<(dom::ParsedPage, charset::Decode
             "not text: binary data or an undecodable encoding".into(),
         ));
     }
-    let parsed = dom::parse_page(&decoded.text);
+    let parsed = dom::parse_page_within(&decoded.text, dom::max_tags(max_page_bytes));
     Ok((parsed, decoded))
 }
 
@@ -57,7 +66,7 @@ pub fn extract_page(
     cascade: &Cascade,
     config: &Config,
 ) -> Result<ExtractRecord, PageError> {
-    let (parsed, decoded) = decode_and_parse(page)?;
+    let (parsed, decoded) = decode_and_parse_within(page, config.max_page_bytes)?;
     let group = group_key(&page.url, config.group_depth);
     let ctx = PageContext {
         url: &page.url,
@@ -104,6 +113,8 @@ pub fn extract_page(
         template_ratio: found.template_ratio,
         charset: decoded.label(),
         empty_reason: found.empty_reason,
+        truncated_at: page.cut.then_some(config.max_page_bytes),
+        tags_cut_at: parsed.tags_cut_at,
         metadata,
     })
 }

@@ -49,7 +49,9 @@ impl Block<'_> {
 pub fn for_each_block(file: &Path, mut f: impl FnMut(&Block) -> Result<()>) -> Result<()> {
     let reader = match open(file)? {
         Source::Stream(reader) => reader,
-        Source::Whole(text) => return whole_blocks(&text, f),
+        Source::Whole(text) => {
+            return whole_blocks(crate::source::records_input::strip_bom(&text), f)
+        }
     };
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Block<'static>>>(2);
@@ -104,33 +106,32 @@ enum Source {
     Whole(Vec<u8>),
 }
 
+/// `file` opened by the records reader shared with every command that reads JSON records
+/// ([`crate::source::records_input`]: a pipe, a FIFO or `-` too; gzip and Parquet told
+/// from the first bytes read).
 fn open(file: &Path) -> Result<Source> {
-    // Parquet records (`--format parquet`) are read as JSON lines, parsed as JSONL is.
-    if crate::parquet_io::is_parquet(file) {
-        return Ok(Source::Stream(Box::new(
-            crate::parquet_io::records::ParquetLines::open(file)?,
-        )));
-    }
-    let mut f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
-    if !file.extension().is_some_and(|e| e == "gz") {
-        return Ok(Source::Stream(Box::new(f)));
-    }
-    let size = f.metadata().map_err(|e| Error::io(file, e))?.len();
+    use crate::source::records_input::{self, Format};
+    let opened = records_input::open(file)?;
     let one_core = std::thread::available_parallelism().map_or(true, |n| n.get() == 1);
-    if size > WHOLE_GZIP_MAX_INPUT || !one_core {
-        return Ok(Source::Stream(Box::new(flate2::read::MultiGzDecoder::new(
-            f,
-        ))));
+    let whole = opened.format == Format::Gzip
+        && one_core
+        && opened
+            .regular_len()
+            .is_some_and(|size| size <= WHOLE_GZIP_MAX_INPUT);
+    if !whole {
+        return Ok(Source::Stream(opened.into_lines(file)?));
     }
+    let size = opened.regular_len().unwrap_or(0);
     let mut gz = Vec::with_capacity(size as usize);
-    f.read_to_end(&mut gz).map_err(|e| Error::io(file, e))?;
+    opened
+        .into_raw()
+        .read_to_end(&mut gz)
+        .map_err(|e| Error::io(file, e))?;
     Ok(match inflate_whole(&gz) {
         Some(text) => Source::Whole(text),
         // Anything else (several members, a damaged stream, a large output) streams,
         // with the errors it always had.
-        None => Source::Stream(Box::new(flate2::read::MultiGzDecoder::new(
-            std::io::Cursor::new(gz),
-        ))),
+        None => Source::Stream(records_input::open_bytes(gz, file)?),
     })
 }
 

@@ -18,7 +18,7 @@ use crate::extract::cross_page::CrossPage;
 use crate::extract::{prefix_sample, Cascade};
 use crate::source;
 
-use super::extract::decode_and_parse;
+use super::extract::decode_and_parse_within;
 use super::output::round3;
 use super::stream::stream_pages;
 
@@ -156,7 +156,7 @@ fn learn_pass(
         pass_inputs,
         config,
         |page| {
-            let (parsed, _) = decode_and_parse(&page)?;
+            let (parsed, _) = decode_and_parse_within(&page, config.max_page_bytes)?;
             let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
             let profile = use_inbreeding.then(|| {
                 let ib = &config.inbreeding;

@@ -48,7 +48,7 @@ use crate::source;
 pub use clusters::{write_clusters, ClusterRecord};
 pub use dedup_files::{dedup_files, DedupFiles, DEFAULT_SHINGLE_MB};
 pub use errors::{errors_path_beside, ErrorLog};
-pub use extract::{decode_and_parse, extract_all, extract_page};
+pub use extract::{decode_and_parse, decode_and_parse_within, extract_all, extract_page};
 pub use learn::{build_cascade, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;

@@ -28,8 +28,10 @@ struct DedupInput {
     path: Option<String>,
     #[serde(default)]
     url: Option<String>,
+    /// Any JSON value: one that is not a string is a record without text (`no_text`),
+    /// not a line that is not JSON.
     #[serde(default)]
-    text: Option<String>,
+    text: Option<serde_json::Value>,
     #[serde(default)]
     fetched_at: Option<chrono::DateTime<chrono::Utc>>,
     #[serde(default)]
@@ -46,18 +48,8 @@ struct DedupInput {
 }
 
 fn open_jsonl(file: &Path) -> Result<Box<dyn BufRead>> {
-    // Parquet records (`--format parquet`) are read as JSON lines, parsed as JSONL is.
-    if crate::parquet_io::is_parquet(file) {
-        return Ok(crate::parquet_io::records::ParquetLines::open(file)?.into_bufread());
-    }
-    let f = std::fs::File::open(file).map_err(|e| Error::io(file, e))?;
-    Ok(if is_gz(file) {
-        Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(
-            f,
-        )))
-    } else {
-        Box::new(std::io::BufReader::new(f))
-    })
+    let lines = crate::source::records_input::open(file)?.into_lines(file)?;
+    Ok(Box::new(std::io::BufReader::with_capacity(1 << 16, lines)))
 }
 
 /// First pass of the lexical methods: df, cf, N and lengths of the collection's terms
@@ -72,6 +64,18 @@ pub fn collection_stats(files: &[PathBuf]) -> Result<dedup::CollectionStats> {
     }
     let normalizer = dedup::lexical::LexicalSigner::stats_normalizer();
     let mut stats = dedup::CollectionStats::default();
+    // The records are read twice (statistics, then signatures): a pipe cannot be.
+    if let Some(once) = files
+        .iter()
+        .find(|f| !crate::source::records_input::rereadable(f))
+    {
+        if std::fs::metadata(once).is_ok() || crate::source::records_input::is_stdin(once) {
+            return Err(Error::Config(format!(
+                "{}: not a regular file; collection statistics read the records twice, which a pipe or device cannot give (save it to a file)",
+                once.display()
+            )));
+        }
+    }
     for file in files {
         // An unreadable file or a broken gzip stream is reported, per file, by
         // `read_and_sign`; the statistics take what could be read.
@@ -135,8 +139,62 @@ pub fn read_and_sign_within(
     let mut docs: Vec<DocEntry> = Vec::new();
     let mut skipped = 0;
     let mut kept_bytes = 0usize;
-    let mut dropped = false;
+    let dropped = std::cell::Cell::new(false);
     let mut seen = DuplicateKeys::default();
+    for_each_record(
+        files,
+        signer,
+        &|| !dropped.get(),
+        on_error,
+        |block: SignedBlock| {
+            skipped += block.skipped;
+            for (n, d) in block.docs {
+                if seen.first_place(&d.meta.key, &docs, block.file, n, files) {
+                    kept_bytes += d.signature.as_ref().map_or(0, |s| s.shingles.len() * 8);
+                    docs.push(d);
+                }
+            }
+            if !dropped.get() && kept_bytes > shingle_bytes {
+                dropped.set(true);
+                for d in docs.iter_mut() {
+                    if let Some(s) = d.signature.as_mut() {
+                        s.shingles = Vec::new();
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    seen.report();
+    Ok((docs, skipped, dropped.get()))
+}
+
+/// One block of a file's records, signed, as [`for_each_record`] hands them on.
+struct SignedBlock {
+    /// Index of the file in the list read.
+    file: usize,
+    /// (line number, document) in file order.
+    docs: Vec<(usize, DocEntry)>,
+    /// `extract`'s error records (reported when they were extracted).
+    skipped: usize,
+}
+
+/// The one reader of JSON records behind `dedup`, `sign`, `index add` and `index
+/// query`: each file (a pipe or `-` too, plain, gzip or Parquet: [`super::jsonl_blocks`])
+/// is read in blocks whose lines are parsed and signed in parallel. A bad line (not JSON,
+/// no key, no text) is one error naming file and line, passed to `on_error`, and the
+/// other lines are read; a stream that breaks (a truncated or corrupt gzip, a read
+/// error) is one error naming the line after the last whole one, and the next file is
+/// read. `on_error` or `on_block` returning `Err` stops everything (`--max-errors`).
+/// `keep_shingles` is asked once a block: `false` drops the shingles as documents are
+/// signed.
+fn for_each_record(
+    files: &[PathBuf],
+    signer: &Signer,
+    keep_shingles: &dyn Fn() -> bool,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
+    mut on_block: impl FnMut(SignedBlock) -> Result<()>,
+) -> Result<()> {
     for (file_index, file) in files.iter().enumerate() {
         let fail = |line: Option<usize>, kind, message: String| PageError {
             path: match line {
@@ -147,11 +205,12 @@ pub fn read_and_sign_within(
             kind,
             message,
         };
-        // An error of `on_error` (a stop) is told apart from a read error of the file.
+        // An error of `on_error` or `on_block` (a stop) is told apart from a read error
+        // of the file.
         let mut stop: Option<Error> = None;
         let mut lines_read = 0usize;
         let read = super::jsonl_blocks::for_each_block(file, |block| {
-            let keep = !dropped;
+            let keep = keep_shingles();
             let all = block.lines();
             lines_read = all.last().map_or(lines_read, |&(n, _)| n);
             let lines: Vec<(usize, &[u8])> = all
@@ -173,17 +232,19 @@ pub fn read_and_sign_within(
                     (n, doc)
                 })
                 .collect();
+            let mut signed = SignedBlock {
+                file: file_index,
+                docs: Vec::with_capacity(parsed.len()),
+                skipped: 0,
+            };
             for (n, p) in parsed {
                 let outcome = match p {
                     Ok(Some(d)) => {
-                        if seen.first_place(&d.meta.key, &docs, file_index, n, files) {
-                            kept_bytes += d.signature.as_ref().map_or(0, |s| s.shingles.len() * 8);
-                            docs.push(d);
-                        }
+                        signed.docs.push((n, d));
                         Ok(())
                     }
                     Ok(None) => {
-                        skipped += 1;
+                        signed.skipped += 1;
                         Ok(())
                     }
                     Err((kind, message)) => on_error(fail(Some(n), kind, message)),
@@ -193,13 +254,9 @@ pub fn read_and_sign_within(
                     return Err(Error::Config("stopped".into()));
                 }
             }
-            if !dropped && kept_bytes > shingle_bytes {
-                dropped = true;
-                for d in docs.iter_mut() {
-                    if let Some(s) = d.signature.as_mut() {
-                        s.shingles = Vec::new();
-                    }
-                }
+            if let Err(e) = on_block(signed) {
+                stop = Some(e);
+                return Err(Error::Config("stopped".into()));
             }
             Ok(())
         });
@@ -213,12 +270,15 @@ pub fn read_and_sign_within(
             } else {
                 ErrorKind::Read
             };
-            let message = format!("cannot read after line {lines_read}: {e}");
+            let message = if lines_read == 0 {
+                format!("cannot read: {e}")
+            } else {
+                format!("cannot read after line {lines_read}: {e}")
+            };
             on_error(fail(Some(lines_read + 1), kind, message))?;
         }
     }
-    seen.report();
-    Ok((docs, skipped, dropped))
+    Ok(())
 }
 
 /// The second pass of a run whose shingles were dropped: the sorted shingle sets of the
@@ -269,47 +329,18 @@ pub fn reread_shingle_sets(
 
 /// Signed documents as a stream: `on_chunk` gets each block's signed documents (in file
 /// order) and how many of its lines were skipped (`extract`'s error records), so a caller
-/// can store documents without holding them all (`thresher index add`). Stricter than
-/// [`read_and_sign`]: a bad line is an error naming file and line that stops the stream
-/// (the index is added to batch by batch; a batch is fixed and added again).
+/// can store documents without holding them all (`thresher index add`). Bad lines and
+/// broken streams are passed to `on_error` as [`read_and_sign`] does, and the good
+/// records around them are still handed on.
 pub fn for_each_signed(
     files: &[PathBuf],
     signer: &Signer,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
     mut on_chunk: impl FnMut(Vec<DocEntry>, usize) -> Result<()>,
 ) -> Result<()> {
-    for file in files {
-        super::jsonl_blocks::for_each_block(file, |block| {
-            let lines: Vec<(usize, &[u8])> = block
-                .lines()
-                .into_iter()
-                .filter(|(_, line)| !line.trim_ascii().is_empty())
-                .collect();
-            let parsed: Vec<Result<Option<DocEntry>>> = lines
-                .par_iter()
-                .map(|&(n, line)| match parse_line(line) {
-                    Ok(d) => Ok(d.map(|(meta, text)| DocEntry {
-                        meta,
-                        signature: signer.sign(&text),
-                    })),
-                    Err((_, message)) => Err(Error::BadLine {
-                        path: file.clone(),
-                        line: n,
-                        message,
-                    }),
-                })
-                .collect();
-            let mut docs = Vec::with_capacity(parsed.len());
-            let mut skipped = 0;
-            for p in parsed {
-                match p? {
-                    Some(d) => docs.push(d),
-                    None => skipped += 1,
-                }
-            }
-            on_chunk(docs, skipped)
-        })?;
-    }
-    Ok(())
+    for_each_record(files, signer, &|| true, on_error, |block| {
+        on_chunk(block.docs.into_iter().map(|(_, d)| d).collect(), block.skipped)
+    })
 }
 
 /// Keys seen so far, to find a record whose key another record already has. The choice
@@ -403,7 +434,8 @@ fn parse_line(line: &[u8]) -> ParsedLine<(DocMeta, Cow<'_, str>)> {
     if rec.is_error {
         return Ok(None);
     }
-    let key = match (rec.id, &rec.path, &rec.url) {
+    let id = rec.id.map_err(|e| (ErrorKind::NoKey, e))?;
+    let key = match (id, &rec.path, &rec.url) {
         (Some(id), _, _) => id,
         (_, Some(p), _) => p.to_string(),
         (_, _, Some(u)) => u.to_string(),
@@ -415,10 +447,12 @@ fn parse_line(line: &[u8]) -> ParsedLine<(DocMeta, Cow<'_, str>)> {
         }
     };
     let Some(text) = rec.text else {
-        return Err((
-            ErrorKind::NoText,
-            format!("record {key:?} has no `text` string"),
-        ));
+        let what = if rec.text_is_other {
+            "a `text` that is not a string"
+        } else {
+            "no `text` string"
+        };
+        return Err((ErrorKind::NoText, format!("record {key:?} has {what}")));
     };
     Ok(Some((
         DocMeta {
@@ -436,11 +470,13 @@ fn parse_line(line: &[u8]) -> ParsedLine<(DocMeta, Cow<'_, str>)> {
 
 /// The fields of a record [`parse_line`] uses, however it was read.
 struct Record<'a> {
-    /// The key the `id` gives: a string as it is, another non-null value as JSON.
-    id: Option<String>,
+    /// The key the `id` gives ([`id_key`]), or why it gives none.
+    id: std::result::Result<Option<String>, String>,
     path: Option<Cow<'a, str>>,
     url: Option<Cow<'a, str>>,
     text: Option<Cow<'a, str>>,
+    /// `text` is there but not a string (a number, an object…).
+    text_is_other: bool,
     fetched_at: Option<chrono::DateTime<chrono::Utc>>,
     popularity: Option<f64>,
     boilerplate_ratio: Option<f64>,
@@ -449,21 +485,34 @@ struct Record<'a> {
     canonical_url: Option<Cow<'a, str>>,
 }
 
-fn id_key(id: serde_json::Value) -> Option<String> {
+/// The key an `id` gives: a non-empty string as it is, a number as its JSON text (ids
+/// exported from databases are often integers), `null` none; an empty string, `true`,
+/// an array or an object is no key but an error of the record (two records with
+/// `"id": ""` or `"id": {}` would otherwise be taken as one document).
+fn id_key(id: serde_json::Value) -> std::result::Result<Option<String>, String> {
+    use serde_json::Value;
     match id {
-        serde_json::Value::String(s) => Some(s),
-        serde_json::Value::Null => None,
-        v => Some(v.to_string()),
+        Value::String(s) if s.is_empty() => Err("`id` is an empty string".into()),
+        Value::String(s) => Ok(Some(s)),
+        Value::Null => Ok(None),
+        v @ Value::Number(_) => Ok(Some(v.to_string())),
+        Value::Bool(_) => Err("`id` is a boolean, not a string or a number".into()),
+        Value::Array(_) => Err("`id` is an array, not a string or a number".into()),
+        Value::Object(_) => Err("`id` is an object, not a string or a number".into()),
     }
 }
 
 impl From<DedupInput> for Record<'static> {
     fn from(r: DedupInput) -> Self {
         Record {
-            id: r.id.and_then(id_key),
+            id: r.id.map_or(Ok(None), id_key),
             path: r.path.map(Cow::Owned),
             url: r.url.map(Cow::Owned),
-            text: r.text.map(Cow::Owned),
+            text_is_other: r.text.as_ref().is_some_and(|t| !t.is_string() && !t.is_null()),
+            text: match r.text {
+                Some(serde_json::Value::String(t)) => Some(Cow::Owned(t)),
+                _ => None,
+            },
             fetched_at: r.fetched_at,
             popularity: r.popularity,
             boilerplate_ratio: r.boilerplate_ratio,
@@ -515,7 +564,7 @@ fn scanned(line: &str) -> Option<Record<'_>> {
         })
     };
     let id = match string(0) {
-        Some(Some(s)) => Some(s.into_owned()),
+        Some(Some(s)) => id_key(serde_json::Value::String(s.into_owned())),
         _ => id_key(value(0)?),
     };
     Some(Record {
@@ -523,6 +572,7 @@ fn scanned(line: &str) -> Option<Record<'_>> {
         path: string(1)?,
         url: string(2)?,
         text: string(3)?,
+        text_is_other: false, // a text that is not a string goes to serde_json
         fetched_at: parsed(raw[4])?,
         popularity: parsed(raw[5])?,
         boilerplate_ratio: parsed(raw[6])?,

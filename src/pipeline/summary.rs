@@ -25,6 +25,10 @@ pub struct Summary {
     pub methods: BTreeMap<String, usize>,
     pub errors: BTreeMap<&'static str, usize>,
     pub warc_records_skipped: usize,
+    /// Pages longer than `max_page_bytes`, or with more opening tags than its budget
+    /// allows, of which only the beginning was read (their records carry `truncated_at`
+    /// or `tags_cut_at`).
+    pub pages_truncated: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infholder: Option<LearnReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -44,6 +48,21 @@ impl Summary {
         match result {
             Ok(r) => {
                 self.extracted += 1;
+                if let Some(max) = r.truncated_at {
+                    eprintln!(
+                        "warning: {}: longer than max_page_bytes ({max}); only its beginning was read (the record says `truncated_at`)",
+                        r.path
+                    );
+                }
+                if let Some(tags) = r.tags_cut_at {
+                    eprintln!(
+                        "warning: {}: more than {tags} opening tags (max_page_bytes / 48); only the part before them was parsed (the record says `tags_cut_at`)",
+                        r.path
+                    );
+                }
+                if r.truncated_at.is_some() || r.tags_cut_at.is_some() {
+                    self.pages_truncated += 1;
+                }
                 *self.methods.entry(r.method.clone()).or_default() += 1;
                 if r.text.is_empty() {
                     self.empty_text += 1;

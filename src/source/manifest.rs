@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::page::{ErrorKind, PageError};
 
 /// One manifest line.
@@ -46,13 +46,26 @@ impl Manifest {
     /// found in a directory, gets no manifest data). A second line for the same file is
     /// a warning naming both lines; the first is kept. Only an unreadable manifest fails.
     pub fn load(path: &Path) -> Result<Manifest> {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        // The reader of every records file: a pipe or `-` too, gzip, no byte-order mark.
+        let file = super::records_input::open(path)?.into_lines(path)?;
         let base = path.parent().unwrap_or(Path::new("."));
         let mut manifest = Manifest::default();
         let mut lines_of: Vec<usize> = Vec::new();
         // Bytes, not `lines()`: a line of invalid UTF-8 is one bad line, not the end.
         for (n, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
-            let line = line.map_err(|e| Error::io(path, e))?;
+            let line = match line {
+                Ok(line) => line,
+                // A broken stream (a truncated gzip): the lines before it are kept.
+                Err(e) => {
+                    manifest.problems.push(PageError {
+                        path: format!("{}:{}", path.display(), n + 1),
+                        url: String::new(),
+                        kind: ErrorKind::Manifest,
+                        message: format!("cannot read: {e}"),
+                    });
+                    break;
+                }
+            };
             if line.trim_ascii().is_empty() {
                 continue;
             }

@@ -8,6 +8,7 @@
 pub mod fetch;
 pub mod manifest;
 pub mod parquet_pages;
+pub mod records_input;
 pub mod revisit;
 pub mod sniff;
 pub mod warc;
@@ -64,7 +65,7 @@ impl PageJob {
             PageJob::Loaded(page) => Ok(page),
             PageJob::Failed(err) => Err(err),
             PageJob::File(input) => {
-                let body = read_page_file(&input.file, limits.max_page_bytes).map_err(
+                let (body, cut) = read_page_file(&input.file, limits.max_page_bytes).map_err(
                     |(kind, message)| PageError {
                         path: input.path.clone(),
                         url: input.url.clone(),
@@ -79,6 +80,7 @@ impl PageJob {
                     popularity: input.popularity,
                     content_type: input.content_type,
                     body,
+                    cut,
                 })
             }
         }
@@ -226,6 +228,17 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
                 // A file named explicitly is read whatever its extension.
                 inputs.files.push(file_input(arg, None, manifest));
             }
+        } else if let Ok(meta) = std::fs::metadata(arg) {
+            // There, but not a file: pages, WARCs and Parquet files are read by position
+            // and more than once (sniffed, then read; revisits read earlier records), which
+            // a stream cannot give.
+            inputs.errors.push(arg_error(
+                arg,
+                format!(
+                    "{}, not a regular file: pages, WARC and Parquet inputs are read from files (save the stream to a file first)",
+                    kind_of(&meta)
+                ),
+            ));
         } else {
             inputs
                 .errors
@@ -233,6 +246,23 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
         }
     }
     inputs
+}
+
+/// What a path that is neither a file nor a directory is.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
 }
 
 fn arg_error(path: &Path, message: String) -> PageError {
@@ -309,15 +339,16 @@ fn looks_like_host(name: &str) -> bool {
 }
 
 /// Read a page file; `.gz` is decompressed. More than `max` bytes are cut (and the page
-/// kept): a huge page still yields its beginning rather than failing the run.
-fn read_page_file(file: &Path, max: usize) -> Result<Vec<u8>, (ErrorKind, String)> {
+/// kept, with `true`): a huge page still yields its beginning rather than failing the run.
+fn read_page_file(file: &Path, max: usize) -> Result<(Vec<u8>, bool), (ErrorKind, String)> {
     let mut f = std::io::BufReader::new(
         std::fs::File::open(file).map_err(|e| (ErrorKind::Read, e.to_string()))?,
     );
     // By content, not name: pages saved gzipped under `.html` or without an extension.
     let gz = std::io::BufRead::fill_buf(&mut f).is_ok_and(sniff::is_gzip);
     let mut body = Vec::new();
-    let limit = max as u64;
+    // One byte more than kept tells a page of exactly `max` bytes from a longer one.
+    let limit = max as u64 + 1;
     let result = if gz {
         flate2::read::MultiGzDecoder::new(f)
             .take(limit)
@@ -326,7 +357,11 @@ fn read_page_file(file: &Path, max: usize) -> Result<Vec<u8>, (ErrorKind, String
         f.take(limit).read_to_end(&mut body)
     };
     match result {
-        Ok(_) => Ok(body),
+        Ok(_) => {
+            let cut = body.len() > max;
+            body.truncate(max);
+            Ok((body, cut))
+        }
         Err(e) if gz => Err((
             ErrorKind::Decompress,
             format!("corrupt or truncated gzip after {} bytes: {e}", body.len()),

@@ -9,8 +9,9 @@
 //!   `content_type` (string), as in a manifest.
 //!
 //! A row without `url` or `html`, or with a `fetched_at` that does not parse, is an error
-//! record naming the file and row; a file that is not readable Parquet, or lacks the
-//! `url` or `html` column, is one error for the file. Rows are read in batches of
+//! record naming the file and row; a file that is not readable Parquet, lacks the `url`
+//! or `html` column, or has a column of the wrong type (an integer `url`, a string
+//! `popularity`: read as absent or as 0 they would pass unseen) is one error for the file. Rows are read in batches of
 //! [`ROWS_PER_BATCH`], so memory follows a batch of pages, not the file.
 
 use std::path::{Path, PathBuf};
@@ -67,6 +68,18 @@ impl ParquetPages {
                 ));
             }
         }
+        for field in schema.fields() {
+            if let Some(wanted) = wrong_type(field.name(), field.data_type()) {
+                return Err(file_error(
+                    file,
+                    format!(
+                        "column `{}` is {}, not {wanted}",
+                        field.name(),
+                        field.data_type()
+                    ),
+                ));
+            }
+        }
         let reader = builder
             .with_batch_size(ROWS_PER_BATCH)
             .build()
@@ -98,6 +111,7 @@ impl ParquetPages {
         let mut body = bytes(batch.column_by_name("html"), i)
             .map_err(|e| fail(&url, e))?
             .ok_or_else(|| fail(&url, "no `html`".into()))?;
+        let cut = body.len() > self.max_page_bytes;
         body.truncate(self.max_page_bytes);
         if body.is_empty() {
             return Err(PageError {
@@ -115,6 +129,7 @@ impl ParquetPages {
             popularity,
             content_type,
             body,
+            cut,
         })
     }
 }
@@ -150,6 +165,33 @@ impl Iterator for ParquetPages {
             }
         }
     }
+}
+
+/// What column `name` must be when `ty` is not that (`None`: fine, or not a column read).
+fn wrong_type(name: &str, ty: &DataType) -> Option<&'static str> {
+    let string = matches!(ty, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
+    let binary = matches!(
+        ty,
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView
+    );
+    let number = matches!(
+        ty,
+        DataType::Float64 | DataType::Float32 | DataType::Int64 | DataType::Int32
+    );
+    let null = *ty == DataType::Null;
+    let ok = match name {
+        "url" | "path" | "content_type" => string || null,
+        "html" => string || binary || null,
+        "popularity" => number || null,
+        "fetched_at" => string || matches!(ty, DataType::Timestamp(..)) || null,
+        _ => true,
+    };
+    (!ok).then_some(match name {
+        "html" => "a string or binary",
+        "popularity" => "a number (float or integer)",
+        "fetched_at" => "an RFC 3339 string or a timestamp",
+        _ => "a string",
+    })
 }
 
 fn text(col: Option<&ArrayRef>, i: usize) -> Option<String> {

@@ -24,7 +24,6 @@ pub struct WarcPages {
     path: PathBuf,
     records: warc_records::Scanner,
     index: usize,
-    done: bool,
     max_page_bytes: usize,
     /// Records skipped so far, by reason (for `summary.json`).
     pub skipped: Vec<(String, String)>,
@@ -43,7 +42,6 @@ impl WarcPages {
             path: path.to_owned(),
             records,
             index: 0,
-            done: false,
             max_page_bytes,
             skipped: Vec::new(),
         })
@@ -66,7 +64,7 @@ impl WarcPages {
 }
 
 /// The record types that carry a page.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum PageRecord {
     Response,
     Revisit,
@@ -89,18 +87,16 @@ impl Iterator for WarcPages {
     type Item = PageJob;
 
     fn next(&mut self) -> Option<PageJob> {
-        while !self.done {
+        loop {
             let record = self.records.next()?;
             self.index += 1;
             let record = match record {
                 Ok(r) => r,
-                // The scanner is lost mid-file (a cut record, no Content-Length, not WARC):
-                // stop this file, say where (its message names the byte offset).
+                // An unreadable span (a cut or corrupt record, a wrong Content-Length,
+                // bytes that are no record): one error naming its byte offset; the
+                // scanner goes on at the next record, if any.
                 Err(e) => {
-                    self.done = true;
-                    return Some(PageJob::Failed(
-                        self.error(None, format!("cannot read further: {e}")),
-                    ));
+                    return Some(PageJob::Failed(self.error(None, e)));
                 }
             };
             let Some(kind) = page_record(&record) else {
@@ -143,7 +139,6 @@ impl Iterator for WarcPages {
                 }
             }
         }
-        None
     }
 }
 
@@ -202,6 +197,9 @@ fn page_from_record(
         }
     }
     let mut body = body;
+    // Longer than kept, or a block the scanner cut (an HTTP head longer than the room
+    // left for it).
+    let cut = body.len() > max || (record.cut && kind != PageRecord::Revisit);
     body.truncate(max);
     Ok(Some(Page {
         path: page_path,
@@ -210,6 +208,7 @@ fn page_from_record(
         popularity: 0.0,
         content_type,
         body,
+        cut,
     }))
 }
 
@@ -289,13 +288,13 @@ fn decode_content_encoding(enc: &str, body: &[u8], max: usize) -> Result<Vec<u8>
     let mut out = Vec::new();
     let result = match enc {
         "gzip" | "x-gzip" => flate2::read::MultiGzDecoder::new(body)
-            .take(max as u64)
+            .take(max as u64 + 1)
             .read_to_end(&mut out),
         "deflate" => flate2::read::ZlibDecoder::new(body)
-            .take(max as u64)
+            .take(max as u64 + 1)
             .read_to_end(&mut out),
         "br" => brotli_decompressor::Decompressor::new(body, 1 << 14)
-            .take(max as u64)
+            .take(max as u64 + 1)
             .read_to_end(&mut out),
         "identity" | "" => return Ok(body.to_vec()),
         other => return Err(format!("unsupported content encoding {other}")),

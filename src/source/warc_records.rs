@@ -20,6 +20,8 @@ pub struct RawRecord {
     pub offset: Option<u64>,
     pub headers: Vec<(String, String)>,
     pub block: Vec<u8>,
+    /// The block was longer than `max_block`: `block` is its beginning.
+    pub cut: bool,
 }
 
 impl RawRecord {
@@ -151,12 +153,28 @@ fn parse_record(r: &mut impl BufRead, max_block: usize) -> Result<Option<RawReco
     let skipped = std::io::copy(&mut r.by_ref().take(rest), &mut std::io::sink())
         .map_err(|e| e.to_string())?;
     if skipped < rest {
-        return Err("end of input inside a record's block".into());
+        return Err(format!(
+            "end of input inside a record's block (Content-Length {len} is more than the record holds)"
+        ));
+    }
+    // A block ends with the record's blank line (`\r\n\r\n`; a bare `\n` is taken
+    // too) or the end of input: anything else means the Content-Length is wrong (too
+    // small: the block's end is cut; too large: the next record's start was taken).
+    let after = r.fill_buf().map_err(|e| e.to_string())?;
+    let ends = after.is_empty()
+        || after.starts_with(b"\r\n")
+        || after.starts_with(b"\n")
+        || after.starts_with(b"WARC/");
+    if !ends {
+        return Err(format!(
+            "Content-Length {len} does not end at the record's end"
+        ));
     }
     Ok(Some(RawRecord {
         offset: None,
         headers,
         block,
+        cut: rest > 0,
     }))
 }
 
@@ -176,10 +194,116 @@ enum State {
 }
 
 /// The records of one WARC file (`.warc` or `.warc.gz`), one at a time, with offsets.
-/// After an unreadable record the scan stops (its error is the last item).
+/// After an unreadable record (a corrupt gzip member, a Content-Length too large, too
+/// small or not a number, bytes that are no record) the scan resumes at the next record,
+/// as warcio and FastWARC do: in a `.gz` file the next gzip member that starts with a
+/// WARC record, in a plain file the next line starting with `WARC/1.`. Each skipped span
+/// is one error naming its byte offset and where reading resumed.
 pub struct Scanner {
     state: State,
     max_block: usize,
+}
+
+/// The file under a scan's buffered, counting reader.
+fn file_of(input: Input) -> std::fs::File {
+    input.inner.into_inner()
+}
+
+/// `input`'s file read from `offset`.
+fn input_at(mut file: std::fs::File, offset: u64) -> std::io::Result<Input> {
+    file.seek(SeekFrom::Start(offset))?;
+    Ok(Counting {
+        inner: BufReader::with_capacity(1 << 16, file),
+        pos: offset,
+    })
+}
+
+/// The offset of the first match of `found` at or past `from`, reading `file` forward in
+/// blocks (`found` gets a block and its offset, and says where in it a match starts).
+fn search(
+    file: &mut std::fs::File,
+    from: u64,
+    mut found: impl FnMut(&mut std::fs::File, &[u8], u64) -> std::io::Result<Option<usize>>,
+) -> std::io::Result<Option<u64>> {
+    const BLOCK: usize = 1 << 16;
+    const OVERLAP: usize = 16; // longer than any pattern searched for
+    let mut at = from;
+    let mut buf = vec![0u8; BLOCK];
+    loop {
+        file.seek(SeekFrom::Start(at))?;
+        let mut n = 0;
+        while n < BLOCK {
+            match file.read(&mut buf[n..])? {
+                0 => break,
+                k => n += k,
+            }
+        }
+        if n == 0 {
+            return Ok(None);
+        }
+        if let Some(p) = found(file, &buf[..n], at)? {
+            return Ok(Some(at + p as u64));
+        }
+        if n < BLOCK {
+            return Ok(None);
+        }
+        at += (n - OVERLAP) as u64;
+    }
+}
+
+/// The next line start at or past `from` that begins `WARC/1.` (a plain file's record).
+fn next_plain_record(file: &mut std::fs::File, from: u64) -> std::io::Result<Option<u64>> {
+    search(file, from, |_, block, at| {
+        Ok(memchr::memmem::find_iter(block, b"WARC/1.").find(|&p| {
+            // At a line start: after `\n`, or at the very start of the file.
+            (p == 0 && at == 0) || (p > 0 && block[p - 1] == b'\n')
+        }))
+    })
+}
+
+/// The next offset at or past `from` where a gzip member starts whose text begins with
+/// `WARC/` (the magic `1f 8b 08` alone also occurs inside compressed data).
+fn next_gzip_record(file: &mut std::fs::File, from: u64) -> std::io::Result<Option<u64>> {
+    search(file, from, |file, block, at| {
+        for p in memchr::memmem::find_iter(block, &[0x1f, 0x8b, 0x08]) {
+            let mut probe = file.try_clone()?;
+            probe.seek(SeekFrom::Start(at + p as u64))?;
+            let mut head = [0u8; 5];
+            let read = flate2::read::GzDecoder::new(BufReader::new(probe)).read_exact(&mut head);
+            if read.is_ok() && &head == b"WARC/" {
+                return Ok(Some(p));
+            }
+        }
+        Ok(None)
+    })
+}
+
+impl Scanner {
+    /// After an error at `offset` (whose message is `message`): go on at the next record
+    /// past it, and say where, as one error for the span skipped.
+    fn resume(&mut self, file: std::fs::File, gzip: bool, offset: u64, message: String) -> String {
+        let mut file = file;
+        let next = if gzip {
+            next_gzip_record(&mut file, offset + 1)
+        } else {
+            next_plain_record(&mut file, offset + 1)
+        };
+        match next {
+            Ok(Some(next)) => match input_at(file, next) {
+                Ok(input) => {
+                    self.state = if gzip {
+                        State::Between(input)
+                    } else {
+                        State::Plain(input)
+                    };
+                    format!("{message}; skipped to the next record at offset {next}")
+                }
+                Err(e) => format!("{message}; cannot read further: {e}"),
+            },
+            Ok(None) => format!("{message}; no record after it"),
+            Err(e) => format!("{message}; cannot read further: {e}"),
+        }
+    }
 }
 
 /// Scan `path`'s records; blocks are kept up to `max_block` bytes each.
@@ -218,7 +342,10 @@ impl Iterator for Scanner {
                             Some(Ok(rec))
                         }
                         Ok(None) => None,
-                        Err(e) => Some(Err(format!("offset {offset}: {e}"))),
+                        Err(e) => {
+                            let message = format!("offset {offset}: {e}");
+                            Some(Err(self.resume(file_of(input), false, offset, message)))
+                        }
                     };
                 }
                 State::Between(mut input) => match input.fill_buf() {
@@ -253,7 +380,11 @@ impl Iterator for Scanner {
                     }
                     // The member is read to its end: the counting reader is at the next one.
                     Ok(None) => self.state = State::Between(reader.into_inner().into_inner()),
-                    Err(e) => return Some(Err(format!("gzip member at offset {offset}: {e}"))),
+                    Err(e) => {
+                        let message = format!("gzip member at offset {offset}: {e}");
+                        let input = reader.into_inner().into_inner();
+                        return Some(Err(self.resume(file_of(input), true, offset, message)));
+                    }
                 },
             }
         }

@@ -141,6 +141,26 @@ pub fn limit_nesting(html: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `html` cut before its opening tag number `max + 1` (counting every `<` not followed by
+/// `/`, as [`opening_tags_bound`] does), and whether it was cut: the bound on a page's
+/// nodes, whose memory the tree follows whatever the page's bytes (`settings.rs`,
+/// [`max_tags`](super::settings::max_tags)). A page within `max` is returned as it is.
+pub fn limit_tags(html: &str, max: usize) -> (&str, bool) {
+    let bytes = html.as_bytes();
+    if bytes.len() / 2 <= max {
+        // An opening tag takes two bytes at least (`<` and a character after it).
+        return (html, false);
+    }
+    let cut = memchr::memchr_iter(b'<', bytes)
+        .filter(|&i| bytes.get(i + 1) != Some(&b'/'))
+        .nth(max);
+    match cut {
+        // `<` is ASCII: a character boundary.
+        Some(at) => (&html[..at], true),
+        None => (html, false),
+    }
+}
+
 /// An upper bound on the number of opening tags in `bytes`: every `<` not followed by
 /// `/` (a comment, a `<` in a script or in text counts too).
 fn opening_tags_bound(bytes: &[u8]) -> usize {
@@ -185,6 +205,16 @@ mod tests {
             limit_nesting(with_optional, 1),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn pages_are_cut_before_the_tag_past_the_budget() {
+        let page = "<p>a</p><p>b</p><p>c</p>";
+        assert_eq!(limit_tags(page, 3), (page, false));
+        assert_eq!(limit_tags(page, 2), ("<p>a</p><p>b</p>", true));
+        assert_eq!(limit_tags(page, 0), ("", true));
+        let short = "<p>é</p>";
+        assert_eq!(limit_tags(short, 100), (short, false));
     }
 
     #[test]

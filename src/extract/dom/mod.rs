@@ -50,9 +50,9 @@ mod wrappers;
 
 pub(crate) use attrs::kind_sig;
 pub(crate) use hidden::is_hidden;
-pub use limits::limit_nesting;
+pub use limits::{limit_nesting, limit_tags};
 pub use node_text::{collapse, unspaced_word_len};
-pub use settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
+pub use settings::{max_tags, DEFAULT_MAX_PAGE_BYTES, MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
 pub(crate) use tags::{classify, TagClass};
 
 use build::Builder;
@@ -181,14 +181,29 @@ impl PageDom {
 pub struct ParsedPage {
     pub tree: RcDom,
     pub dom: PageDom,
+    /// The tag budget when the page had more opening tags and was cut before the next
+    /// ([`limit_tags`]).
+    pub tags_cut_at: Option<usize>,
 }
 
-/// Parse `html` into the tree and the flat page model.
+/// Parse `html` into the tree and the flat page model, with the tag budget of the
+/// default `max_page_bytes`.
 pub fn parse_page(html: &str) -> ParsedPage {
+    parse_page_within(html, max_tags(DEFAULT_MAX_PAGE_BYTES))
+}
+
+/// Parse `html` (its first `max_tags` opening tags: [`limit_tags`]) into the tree and the
+/// flat page model.
+pub fn parse_page_within(html: &str, max_tags: usize) -> ParsedPage {
+    let (html, cut) = limit_tags(html, max_tags);
     let html = limit_nesting(html, MAX_SOURCE_DEPTH);
     let tree = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(&*html);
     let dom = Builder::default().build(&tree.document);
-    ParsedPage { tree, dom }
+    ParsedPage {
+        tree,
+        dom,
+        tags_cut_at: cut.then_some(max_tags),
+    }
 }
 
 /// Parse `html` and keep only the flat page model.

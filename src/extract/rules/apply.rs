@@ -43,6 +43,32 @@ impl RuleSet {
         }
     }
 
+    /// The first XPath of `rule` whose estimated cost on `page` is over the budget, and
+    /// why ([`super::cost`]).
+    fn over_budget(&self, rule: &Rule, page: &ParsedPage) -> Option<(usize, String)> {
+        let elements = page.dom.elements.len();
+        let all = rule
+            .when
+            .iter()
+            .chain(&rule.content)
+            .chain(&rule.remove)
+            .chain(&rule.title)
+            .chain(&rule.date);
+        all.copied().find_map(|i| {
+            let nesting = self.xpaths[i].nesting;
+            let cost = super::cost::estimate(elements, nesting);
+            (nesting > 0 && cost > self.xpath_budget).then(|| {
+                (
+                    i,
+                    format!(
+                        "would visit about {cost} nodes on this page of {elements} elements (an absolute path inside a predicate), over xpath_budget {}; not run",
+                        self.xpath_budget
+                    ),
+                )
+            })
+        })
+    }
+
     /// Apply the rules to a page. `None` when no rule of the page's site matches it, or
     /// when the matching rule broke or failed (then the next method runs).
     pub fn apply(&self, page: &ParsedPage, ctx: &PageContext<'_>) -> Option<Answer> {
@@ -51,6 +77,11 @@ impl RuleSet {
         for rule in &file.rules {
             if !rule.url_matches(path) {
                 continue;
+            }
+            if let Some((idx, e)) = self.over_budget(rule, page) {
+                rule.stats.count_matched();
+                self.runtime_error(file, rule, idx, ctx.url, &e);
+                return None;
             }
             if let Some(w) = rule.when {
                 match self.eval_bool(w, &trees) {

@@ -28,6 +28,20 @@ pub struct Problem {
     pub skipped: String,
 }
 
+impl Problem {
+    /// `file:line:column: message`, without what was skipped (`--strict` skips nothing:
+    /// it stops).
+    pub fn located(&self) -> String {
+        format!(
+            "{}:{}:{}: {}",
+            self.path.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -75,6 +89,7 @@ impl RuleSet {
             xpaths: Vec::new(),
             problems: Vec::new(),
             fast_path: true,
+            xpath_budget: super::cost::DEFAULT_XPATH_BUDGET,
         };
         let mut names: HashMap<String, PathBuf> = HashMap::new();
         for (path, text) in sources {
@@ -242,6 +257,7 @@ impl RuleSet {
                     warned: AtomicBool::new(false),
                     fast: Plan::compile(&x.value),
                     fast_str: StrPlan::compile(&x.value),
+                    nesting: super::cost::nesting(&x.value),
                 });
                 self.xpaths.len() - 1
             };

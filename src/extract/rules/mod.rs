@@ -48,6 +48,7 @@
 mod apply;
 mod breakage;
 mod compile;
+pub mod cost;
 mod descendant;
 mod embedded_tests;
 mod eval;
@@ -103,6 +104,8 @@ struct XpathSrc {
     fast: Option<Plan>,
     /// The same for a string-valued expression (a `title` or `date`).
     fast_str: Option<StrPlan>,
+    /// Predicates deep of its deepest nested absolute path ([`cost::nesting`]).
+    nesting: u32,
 }
 
 /// One rule of a file.
@@ -162,9 +165,43 @@ pub struct RuleSet {
     problems: Vec<Problem>,
     /// Use the fast evaluator for the XPaths inside its subset (off: sxd-xpath for all).
     fast_path: bool,
+    /// Node visits an XPath may cost on a page ([`cost`]).
+    xpath_budget: u64,
 }
 
 impl RuleSet {
+    /// Set the node visits an XPath may cost on a page (`xpath_budget`, [`cost`]).
+    pub fn set_xpath_budget(&mut self, budget: u64) {
+        self.xpath_budget = budget;
+    }
+
+    /// The XPaths whose cost grows faster than the page (a nested absolute path), as
+    /// `file:line:column: …` warnings for `rules check`.
+    pub fn costly_xpaths(&self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for f in &self.files {
+            for r in &f.rules {
+                let all = r.when.iter().chain(&r.content).chain(&r.remove).chain(&r.title).chain(&r.date);
+                for &i in all {
+                    let x = &self.xpaths[i];
+                    if x.nesting > 0 && seen.insert(i) {
+                        out.push(format!(
+                            "{}:{}:{}: rule `{}`: XPath `{}` has an absolute path (or a preceding/following axis) inside a predicate: its cost grows as the page's elements to the power {}, and on pages where that is over xpath_budget ({}) the rule is not run (use a relative path, e.g. `.//p` or `ancestor::…`)",
+                            f.path.display(),
+                            x.line,
+                            x.column,
+                            r.name,
+                            x.expr,
+                            x.nesting + 1,
+                            self.xpath_budget
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
     /// Problems found while loading (empty when every file is fine).
     pub fn problems(&self) -> &[Problem] {
         &self.problems

@@ -66,6 +66,7 @@ pub fn run_fetch(
         .join()
         .map_err(|_| Error::Config("the WARC writer panicked".into()))??;
     summary.outcomes = sink.outcomes;
+    summary.failures = sink.failures;
     summary.requests = ctx.requests.load(Ordering::Relaxed);
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)

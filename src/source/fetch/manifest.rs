@@ -96,6 +96,10 @@ pub struct FetchSummary {
     pub seconds: f64,
     pub warc: PathBuf,
     pub manifest: PathBuf,
+    /// The URLs of this run that failed (outcome `error` or `refused`): (URL, error
+    /// kind, message), in the order they finished.
+    #[serde(skip)]
+    pub failures: Vec<(String, String, String)>,
 }
 
 impl FetchSummary {

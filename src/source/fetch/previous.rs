@@ -84,12 +84,9 @@ impl Previous {
                             prev.keep(url, prior);
                         }
                     }
+                    // The scan resumes at the next record; the span it skipped is lost.
                     Err(e) => {
-                        eprintln!(
-                            "warning: --previous {}: {e}; the rest of this file is not used",
-                            path.display()
-                        );
-                        break;
+                        eprintln!("warning: --previous {}: {e}", path.display());
                     }
                 }
             }

@@ -27,6 +27,8 @@ pub(super) struct Sink {
     warc_dir: PathBuf,
     /// URLs written, by outcome.
     pub(super) outcomes: BTreeMap<String, usize>,
+    /// URLs that failed (`error`, `refused`): (URL, error kind, message).
+    pub(super) failures: Vec<(String, String, String)>,
 }
 
 fn warc_date(d: &DateTime<Utc>) -> String {
@@ -67,6 +69,7 @@ impl Sink {
             manifest_path: manifest_path.to_owned(),
             warc_dir,
             outcomes: BTreeMap::new(),
+            failures: Vec::new(),
         })
     }
 
@@ -125,6 +128,11 @@ impl Sink {
                 record.error_kind.as_deref().unwrap_or(""),
                 record.error.as_deref().unwrap_or("")
             );
+            self.failures.push((
+                record.url.clone(),
+                record.error_kind.clone().unwrap_or_default(),
+                record.error.clone().unwrap_or_default(),
+            ));
         }
         *self.outcomes.entry(record.outcome).or_default() += 1;
         Ok(())

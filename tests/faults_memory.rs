@@ -1,0 +1,99 @@
+//! The memory bound per page holds for tag-dense pages (issue 35, item 8): a page of
+//! `<span>w</span>` costs its tags, not its bytes (about 560 bytes a tag in work), so the
+//! opening tags a page may have are bounded by `max_page_bytes` / 48; past them the rest
+//! is cut, and the record says so. Measured as the peak RSS of a child process.
+
+mod common;
+use common::*;
+
+use std::path::Path;
+use std::process::Stdio;
+
+/// Peak resident set (VmHWM, KB) of `thresher ARGS`, polled from /proc while it runs,
+/// and its output.
+fn peak_rss_kb(args: &[&str]) -> (u64, std::process::Output) {
+    let mut child = bin()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0u64;
+    // Output is read on threads, so the child never blocks on a full pipe.
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut out_pipe, &mut v).unwrap();
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut err_pipe, &mut v).unwrap();
+        v
+    });
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file) {
+            if let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = peak.max(kb);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let output = std::process::Output {
+        status,
+        stdout: out_reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    };
+    (peak, output)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_tag_dense_page_stays_under_its_memory_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    // 8 MiB of `<span>w</span>` (600,000 spans) under a cap of 8 MiB: a budget of 174,762
+    // opening tags. Before the budget it peaked at 309 MB (37 × the page).
+    let max = 8 << 20;
+    let spans = (max - 400) / 14;
+    let page = format!(
+        "<html><body><article><p>The first paragraph of a page of spans, long enough to be kept.</p>{}</article></body></html>",
+        "<span>w</span>".repeat(spans)
+    );
+    assert!(page.len() <= max);
+    let file = dir.path().join("spans.html");
+    std::fs::write(&file, &page).unwrap();
+    let config = dir.path().join("cap.yaml");
+    std::fs::write(&config, format!("max_page_bytes: {max}\n")).unwrap();
+    let (peak_kb, out) = peak_rss_kb(&[
+        "--config",
+        s(&config),
+        "--threads",
+        "1",
+        "extract",
+        s(&file),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let records = stdout_jsonl(&out);
+    assert_eq!(records[0]["tags_cut_at"], max / 48, "{stderr}");
+    assert!(stderr.contains("opening tags"), "{stderr}");
+    // The README's bound: 14 × max_page_bytes per page in work (plus the binary's own
+    // ~20 MB).
+    let bound_kb = (14 * max as u64 + (20 << 20)) / 1024;
+    assert!(
+        peak_kb <= bound_kb,
+        "peak RSS {peak_kb} KB over the bound of {bound_kb} KB"
+    );
+}

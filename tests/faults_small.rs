@@ -1,0 +1,166 @@
+//! The smaller faults of issue 35 (item 10): ids that are no keys, a `text` that is not a
+//! string, Parquet columns of the wrong type, signature lengths without a bound, and
+//! `--strict` messages that said a problem was skipped.
+
+mod common;
+use common::*;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::builder::{Int64Builder, StringBuilder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const TEXT: &str = "the quick brown fox jumps over the lazy dog while the cat watches from the warm windowsill of the old farmhouse";
+
+#[test]
+fn empty_and_non_scalar_ids_are_no_keys_and_a_non_string_text_is_no_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("d.jsonl");
+    let lines = [
+        format!(r#"{{"id": "", "text": "{TEXT}"}}"#),
+        format!(r#"{{"id": "", "text": "{TEXT} again"}}"#),
+        format!(r#"{{"id": {{"a": 1}}, "text": "{TEXT}"}}"#),
+        format!(r#"{{"id": true, "text": "{TEXT}"}}"#),
+        format!(r#"{{"id": [1], "text": "{TEXT}"}}"#),
+        r#"{"id": "t", "text": 5}"#.to_string(),
+        r#"{"id": "u", "text": {"a": "b"}}"#.to_string(),
+        format!(r#"{{"id": 12, "text": "{TEXT}"}}"#),
+        format!(r#"{{"id": "k", "text": "{TEXT}"}}"#),
+    ];
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    let errors_file = dir.path().join("e.jsonl");
+    let out = run(&["dedup", s(&input), "--errors", s(&errors_file)]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let kinds: Vec<(String, String)> = jsonl(&errors_file)
+        .iter()
+        .map(|e| {
+            (
+                e["path"].as_str().unwrap().rsplit(':').next().unwrap().to_string(),
+                e["error_kind"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String)> = [
+        ("1", "no_key"),
+        ("2", "no_key"),
+        ("3", "no_key"),
+        ("4", "no_key"),
+        ("5", "no_key"),
+        ("6", "no_text"),
+        ("7", "no_text"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(kinds, want);
+    // A numeric id is a key (its JSON text): 12 and k are one cluster.
+    let clusters = stdout_jsonl(&out);
+    assert_eq!(clusters.len(), 1);
+    assert_eq!(clusters[0]["members"], serde_json::json!(["12", "k"]));
+}
+
+#[test]
+fn signature_lengths_have_an_upper_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("d.jsonl");
+    std::fs::write(&input, format!("{{\"id\": \"a\", \"text\": \"{TEXT}\"}}\n")).unwrap();
+    for args in [
+        vec!["--num-perm", "100000"],
+        vec!["--bands", "1000x1000"],
+        vec!["--bands", "100000x100000"],
+    ] {
+        let start = std::time::Instant::now();
+        let mut all = vec!["dedup", s(&input)];
+        all.extend(&args);
+        let out = run(&all);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("limit of 4096"), "{args:?}: {err}");
+        assert!(start.elapsed().as_secs() < 5, "{args:?} ran before refusing");
+    }
+    run_ok(&["dedup", s(&input), "--num-perm", "4096"]);
+}
+
+#[test]
+fn strict_rule_problems_do_not_say_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(rules.join("bad.yaml"), "not: [valid\n").unwrap();
+    let page = dir.path().join("p.html");
+    std::fs::write(&page, "<html><body><p>x</p></body></html>").unwrap();
+    let out = run(&["extract", "--rules", s(&rules), "--strict", s(&page)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.yaml") && !err.contains("skipped"), "{err}");
+    let out = run(&["extract", "--rules", s(&rules), s(&page)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("file skipped"), "{err}");
+}
+
+/// A Parquet file of pages whose `url` column holds integers, or whose `popularity`
+/// column holds strings.
+fn write_typed(path: &Path, int_url: bool) {
+    let html = "<html><body><article><p>A page of a Parquet file with a paragraph long enough to be kept.</p></article></body></html>";
+    let mut fields = vec![Field::new("html", DataType::Utf8, true)];
+    let mut h = StringBuilder::new();
+    h.append_value(html);
+    let mut cols: Vec<ArrayRef> = vec![Arc::new(h.finish())];
+    if int_url {
+        fields.push(Field::new("url", DataType::Int64, true));
+        let mut u = Int64Builder::new();
+        u.append_value(7);
+        cols.push(Arc::new(u.finish()));
+    } else {
+        fields.push(Field::new("url", DataType::Utf8, true));
+        fields.push(Field::new("popularity", DataType::Utf8, true));
+        let mut u = StringBuilder::new();
+        u.append_value("http://p.example/a");
+        let mut p = StringBuilder::new();
+        p.append_value("high");
+        cols.push(Arc::new(u.finish()));
+        cols.push(Arc::new(p.finish()));
+    }
+    let schema = Arc::new(Schema::new(fields));
+    let batch = RecordBatch::try_new(schema.clone(), cols).unwrap();
+    let mut w =
+        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None)
+            .unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+}
+
+#[test]
+fn parquet_columns_of_the_wrong_type_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for (int_url, column, wanted) in [(true, "url", "a string"), (false, "popularity", "a number")] {
+        let file = dir.path().join(format!("p-{column}.parquet"));
+        write_typed(&file, int_url);
+        let out = run(&["extract", s(&file)]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert!(
+            stdout.contains(&format!("column `{column}` is")) && stdout.contains(wanted),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn special_files_named_to_extract_are_named_for_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pages.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    for (arg, what) in [("/dev/zero", "character device"), (s(&fifo), "FIFO")] {
+        let out = run(&["extract", arg]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{arg}: {err}");
+        assert!(err.contains(what) && !err.contains("no such file"), "{arg}: {err}");
+    }
+}
