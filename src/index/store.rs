@@ -213,6 +213,7 @@ impl Store {
         builder.set_cache_size(CACHE_BYTES);
         builder.set_concurrency_mode(ConcurrencyMode::SingleWriter);
         let until = std::time::Instant::now() + wait;
+        let mut recovered = false;
         loop {
             match builder.open_read_only(&path) {
                 Ok(db) => {
@@ -220,6 +221,13 @@ impl Store {
                         db: Db::Read(db),
                         path,
                     })
+                }
+                // Not closed cleanly (a killed writer): redb's recovery restores the last
+                // commit, as SQLite's readers roll back a hot journal; then it is read.
+                // A cleanly closed index is never written by a reader.
+                Err(redb::DatabaseError::RepairAborted) if !recovered => {
+                    drop(builder.open(&path).map_err(|e| open_err(&path, e))?);
+                    recovered = true;
                 }
                 Err(redb::DatabaseError::DatabaseAlreadyOpen)
                     if std::time::Instant::now() < until =>

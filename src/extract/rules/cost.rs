@@ -42,8 +42,8 @@ pub fn nesting(expr: &str) -> u32 {
             // `@…` or another `/`), so after `[`, `(`, `,`, an operator or a keyword.
             b'/' if depth > 0 && starts_path(prev, &expr[..i]) => deepest = deepest.max(depth),
             _ if depth > 0
-                && (expr[i..].starts_with("preceding::")
-                    || expr[i..].starts_with("following::")) =>
+                && (bytes[i..].starts_with(b"preceding::")
+                    || bytes[i..].starts_with(b"following::")) =>
             {
                 deepest = deepest.max(depth)
             }
