@@ -17,8 +17,13 @@ def test_scrapinghub_records_equal_cli(cli, eval_dir, tmp_path):
     records = read_jsonl(out)
     assert len(records) >= 150
     for rec in records:
+        # Without a manifest the CLI dates a file by its modification time.
         got = thresher.extract(
-            read_page(rec["path"]), rec["url"], path=rec["path"], cross_page="none"
+            read_page(rec["path"]),
+            rec["url"],
+            path=rec["path"],
+            fetched_at=rec.get("fetched_at"),
+            cross_page="none",
         )
         assert got == rec, rec["path"]
 
@@ -31,7 +36,9 @@ def test_single_pages_with_default_options_equal_cli(cli, eval_dir, tmp_path):
         out = tmp_path / (f.name + ".jsonl")
         cli("extract", f, "-o", out)
         (rec,) = read_jsonl(out)
-        got = thresher.extract(read_page(f), rec["url"], path=rec["path"])
+        got = thresher.extract(
+            read_page(f), rec["url"], path=rec["path"], fetched_at=rec.get("fetched_at")
+        )
         assert got == rec
 
 
@@ -64,6 +71,7 @@ def test_daniel_dev_records_equal_cli(cli, eval_dir, tmp_path):
             path=e["path"],
             fetched_at=e.get("fetched_at"),
             popularity=e.get("popularity"),
+            content_type=e.get("content_type"),
             cross_page="none",
         )
         assert got == by_path[e["path"]], e["path"]

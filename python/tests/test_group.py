@@ -43,6 +43,7 @@ def test_group_extractor_equals_cli_manifest_run(cli, eval_dir, tmp_path):
                 path=e["path"],
                 fetched_at=e.get("fetched_at"),
                 popularity=e.get("popularity"),
+                content_type=e.get("content_type"),
             )
         assert len(group) == len(pages)
         got = group.extract()
@@ -58,6 +59,7 @@ def test_group_extractor_equals_cli_manifest_run(cli, eval_dir, tmp_path):
                     "path": [e["path"] for e in pages],
                     "fetched_at": [e["fetched_at"] for e in pages],
                     "popularity": [float(e["popularity"]) for e in pages],
+                    "content_type": [e.get("content_type") for e in pages],
                 }
             )
         )
