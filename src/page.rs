@@ -24,6 +24,17 @@ pub struct Page {
     pub cut: bool,
 }
 
+impl Page {
+    /// Keep only the first `max_page_bytes` bytes of the body, marking the page as cut
+    /// when bytes were dropped (its record then says `truncated_at`).
+    pub fn cut_to(&mut self, max_page_bytes: usize) {
+        if self.body.len() > max_page_bytes {
+            self.body.truncate(max_page_bytes);
+            self.cut = true;
+        }
+    }
+}
+
 /// Why a page produced no record. The `kind` is what `summary.json` counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageError {

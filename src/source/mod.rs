@@ -7,6 +7,7 @@
 
 pub mod fetch;
 pub mod manifest;
+pub mod page_rows;
 pub mod parquet_pages;
 pub mod records_input;
 pub mod revisit;

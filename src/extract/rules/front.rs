@@ -1,0 +1,45 @@
+//! The extractors a rule directory puts at the front of the extraction cascade (`--rules
+//! DIR` of `extract` and `run`, the `rules` option of the Python binding): the rule set
+//! loaded, its problems reported, fatal under `strict`.
+
+use std::path::Path;
+
+use super::{RuleSet, Rules};
+use crate::error::{Error, Result};
+use crate::extract::Extractor;
+
+/// The front extractors for rule directory `dir` (none without one), each XPath limited to
+/// `xpath_budget` node visits per page. Problems in the rule files are printed to stderr as
+/// warnings and skipped, or (`strict`) are an error.
+pub fn front(
+    dir: Option<&Path>,
+    strict: bool,
+    xpath_budget: u64,
+) -> Result<Vec<Box<dyn Extractor>>> {
+    let Some(dir) = dir else {
+        return Ok(Vec::new());
+    };
+    let mut set = RuleSet::load_dir(dir)?;
+    set.set_xpath_budget(xpath_budget);
+    for p in set.problems() {
+        if strict {
+            eprintln!("error: {}", p.located());
+        } else {
+            eprintln!("warning: {p}");
+        }
+    }
+    if strict && !set.problems().is_empty() {
+        return Err(Error::Config(format!(
+            "{} problem(s) in the rule files of {} (--strict)",
+            set.problems().len(),
+            dir.display()
+        )));
+    }
+    tracing::info!(
+        "{} rule files, {} rules from {}",
+        set.files().len(),
+        set.active_rules(),
+        dir.display()
+    );
+    Ok(vec![Box::new(Rules::new(set))])
+}
