@@ -6,7 +6,7 @@ the extracted documents, as datatrove's MinHash example chains them (one task, o
 worker per stage). Writes OUT/clusters.tsv (`url<TAB>cluster`, cluster empty for a page
 in no cluster) for bench/score_pipeline.py and prints pages, seconds, CPU seconds.
 
-    /work/venv-bench/bin/python bench/datatrove_pipeline.py /tmp/dup.warc.gz OUT
+    /work/venv-bench/bin/python bench/datatrove_pipeline.py /tmp/dup.warc.gz OUT [TIMEOUT_S]
 """
 
 import json
@@ -33,12 +33,12 @@ def run(stage, out, name, tasks=1):
                           logging_dir=os.path.join(out, "logs", name)).run()
 
 
-def main(warc, out):
+def main(warc, out, timeout):
     config = MinhashConfig()
     folder, name = os.path.split(os.path.abspath(warc))
     start, cpu = time.monotonic(), time.process_time()
     run([WarcReader(folder, glob_pattern=name),
-         Trafilatura(),
+         Trafilatura(timeout=timeout),
          JsonlWriter(os.path.join(out, "extracted")),
          MinhashDedupSignature(os.path.join(out, "signatures"), config=config)], out, "1-signatures")
     run([MinhashDedupBuckets(os.path.join(out, "signatures"), os.path.join(out, "buckets"),
@@ -66,4 +66,6 @@ def main(warc, out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    # The extractor's per-page timeout is wall-clock time (default 1 s): on a loaded
+    # machine pages time out and are dropped, so the third argument can raise it.
+    main(sys.argv[1], sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 1.0)
