@@ -65,6 +65,13 @@ impl Config {
         }
     }
 
+    /// The configuration given as a JSON object of the keys of a `--config` file (a
+    /// program's options, e.g. the Python binding's keyword arguments), over the defaults.
+    /// Unknown keys are errors with the same message as in a file.
+    pub fn from_options(options: serde_json::Value) -> Result<Config> {
+        serde_json::from_value(options).map_err(|e| Error::Config(format!("options: {e}")))
+    }
+
     /// Read a YAML configuration file over the defaults. Unknown keys are errors (a typo
     /// must not silently leave a default in place).
     pub fn load(path: &Path) -> Result<Config> {

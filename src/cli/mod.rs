@@ -10,7 +10,7 @@ use clap::{Args, FromArgMatches, Parser, Subcommand};
 
 use crate::choose_main::MainOrder;
 use crate::config::Config;
-use crate::dedup::{self, ClusterMode, Measure, Method, Signer, Sketch};
+use crate::dedup::{self, ClusterMode, Measure, Method, Sketch};
 use crate::error::{Error, Result};
 use crate::extract::cross_page::CrossPage;
 use crate::group::GroupDepth;
@@ -653,17 +653,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             let start = std::time::Instant::now();
             let spinner = stage_spinner("dedup: reading, signing and clustering");
-            let stats = if config.dedup.method.needs_stats() {
-                Some(std::sync::Arc::new(pipeline::collection_stats(&files)?))
-            } else {
-                None
-            };
-            let signer = Signer::with_stats(&config.dedup, stats);
             let mut log = error_args.beside(final_output.as_deref())?;
-            let run = pipeline::dedup_files(
+            let run = pipeline::dedup_paths(
                 &files,
                 &config.dedup,
-                &signer,
                 shingle_memory.saturating_mul(1 << 20),
                 &mut |e| log.record(&e),
             );

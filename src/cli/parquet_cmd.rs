@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use clap::{Subcommand, ValueEnum};
 
 use crate::config::Config;
-use crate::dedup::Signer;
 use crate::error::{Error, Result};
 use crate::parquet_io::{records, signatures, spark_clusters};
 use crate::pipeline;
@@ -44,15 +43,9 @@ pub enum ClustersCommand {
 pub fn sign(files: &[PathBuf], config: &Config, output: &Path) -> Result<ExitCode> {
     signatures::check_supported(&config.dedup)?;
     let start = std::time::Instant::now();
-    let stats = if config.dedup.method.needs_stats() {
-        Some(std::sync::Arc::new(pipeline::collection_stats(files)?))
-    } else {
-        None
-    };
-    let signer = Signer::with_stats(&config.dedup, stats);
     // A bad line costs that line (said on stderr), as in `dedup`.
     let mut failed = 0usize;
-    let (mut docs, skipped) = pipeline::read_and_sign(files, &signer, &mut |e| {
+    let (docs, skipped, template_dates) = pipeline::signed_docs(files, &config.dedup, &mut |e| {
         eprintln!("error: {e}");
         failed += 1;
         Ok(())
@@ -66,9 +59,8 @@ pub fn sign(files: &[PathBuf], config: &Config, output: &Path) -> Result<ExitCod
     if skipped > 0 {
         eprintln!("warning: {skipped} lines had no text key (id, path or url) or were error records; skipped");
     }
-    // As `dedup` does before clustering: a date the site's template repeats does not
-    // order mains; the signatures carry the dates the main order is to compare.
-    let template_dates = crate::dedup::template_dates::forget_template_dates(&mut docs);
+    // As `dedup` does before clustering, a date the site's template repeats does not
+    // order mains (forgotten by `signed_docs`); the signatures carry the others.
     if template_dates > 0 {
         eprintln!("{template_dates} publication dates ignored as their site template's");
     }

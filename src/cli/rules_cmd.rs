@@ -28,27 +28,7 @@ pub struct RulesArgs {
 /// The extractors `--rules` puts at the front of the cascade of `extract` and `run`
 /// (none without `--rules`).
 pub fn front(args: &RulesArgs) -> Result<Vec<Box<dyn Extractor>>> {
-    let Some(dir) = &args.rules else {
-        return Ok(Vec::new());
-    };
-    let set = RuleSet::load_dir(dir)?;
-    for p in set.problems() {
-        eprintln!("{}: {p}", if args.strict { "error" } else { "warning" });
-    }
-    if args.strict && !set.problems().is_empty() {
-        return Err(Error::Config(format!(
-            "{} problem(s) in the rule files of {} (--strict)",
-            set.problems().len(),
-            dir.display()
-        )));
-    }
-    tracing::info!(
-        "{} rule files, {} rules from {}",
-        set.files().len(),
-        set.active_rules(),
-        dir.display()
-    );
-    Ok(vec![Box::new(Rules::new(set))])
+    rules::front(args.rules.as_deref(), args.strict)
 }
 
 #[derive(Debug, Subcommand)]

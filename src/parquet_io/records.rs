@@ -10,7 +10,9 @@ use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::sync::Arc;
 
+use arrow_array::RecordBatch;
 use arrow_json::reader::infer_json_schema_from_iterator;
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ArrowWriter;
 
@@ -21,6 +23,59 @@ use super::{parquet_error, writer_properties};
 /// Records per row group and per conversion batch (bounded memory; hand-set, the file's
 /// contents do not depend on it).
 const ROWS_PER_BATCH: usize = 4096;
+
+/// The columns of extraction records (`extract`'s records and error records) as Arrow
+/// batches: every field a record or an error record can have, in the order `extract`
+/// writes them, strings and floats, all nullable (a field a record leaves out is null).
+/// Batches of records are built against it in strict mode, so a record field missing here
+/// is an error, not a silently dropped column (see the test below).
+pub fn page_record_schema() -> SchemaRef {
+    let utf8 = |name: &str| Field::new(name, DataType::Utf8, true);
+    let float = |name: &str| Field::new(name, DataType::Float64, true);
+    Arc::new(Schema::new(vec![
+        utf8("path"),
+        utf8("url"),
+        utf8("group"),
+        utf8("title"),
+        utf8("text"),
+        utf8("method"),
+        utf8("date"),
+        utf8("fetched_at"),
+        float("popularity"),
+        float("boilerplate_ratio"),
+        float("template_ratio"),
+        utf8("charset"),
+        utf8("empty_reason"),
+        utf8("published"),
+        utf8("published_source"),
+        utf8("lang"),
+        utf8("canonical_url"),
+        utf8("author"),
+        utf8("site_name"),
+        utf8("description"),
+        utf8("error"),
+        utf8("error_kind"),
+    ]))
+}
+
+/// Records (anything that serializes as an extraction record or error record, e.g.
+/// `pipeline::RecordOut`) as one Arrow batch of [`page_record_schema`]: the same field
+/// values as their JSON lines.
+pub fn page_records_batch<T: serde::Serialize>(records: &[T]) -> Result<RecordBatch> {
+    let schema = page_record_schema();
+    let mut decoder = arrow_json::ReaderBuilder::new(schema.clone())
+        .with_batch_size(records.len().max(1))
+        .with_strict_mode(true)
+        .build_decoder()
+        .map_err(|e| Error::Config(format!("record batch: {e}")))?;
+    decoder
+        .serialize(records)
+        .map_err(|e| Error::Config(format!("record batch: {e}")))?;
+    Ok(decoder
+        .flush()
+        .map_err(|e| Error::Config(format!("record batch: {e}")))?
+        .unwrap_or_else(|| RecordBatch::new_empty(schema)))
+}
 
 /// A change applied to each record before it is written (e.g. clusters' `similarity`
 /// map, whose keys are document ids, becomes a list aligned with `members`).
@@ -218,6 +273,72 @@ mod tests {
         assert!(lines[0].get("error").is_none());
         assert_eq!(lines[1]["text"], "é");
         assert_eq!(lines[1]["error"], "read");
+    }
+
+    #[test]
+    fn record_schema_holds_every_record_field() {
+        use crate::page::{ErrorKind, ErrorRecord, ExtractRecord, PageError};
+        // A record with every optional field set, and an error record.
+        let record = ExtractRecord {
+            path: "p".into(),
+            url: "http://a.example/x".into(),
+            group: "a.example/".into(),
+            title: "t".into(),
+            text: "x".into(),
+            method: "heuristic".into(),
+            date: Some("2020-01-01".into()),
+            fetched_at: Some(chrono::DateTime::from_timestamp(0, 0).unwrap()),
+            popularity: 2.0,
+            boilerplate_ratio: 0.5,
+            template_ratio: Some(0.25),
+            charset: "utf-8".into(),
+            empty_reason: Some("r".into()),
+            metadata: crate::extract::metadata::Metadata {
+                published: Some("2020".into()),
+                published_source: Some("url".into()),
+                lang: Some("en".into()),
+                canonical_url: Some("http://a.example/c".into()),
+                author: Some("a".into()),
+                site_name: Some("s".into()),
+                description: Some("d".into()),
+            },
+        };
+        let failed = PageError {
+            path: "q".into(),
+            url: String::new(),
+            kind: ErrorKind::Empty,
+            message: "empty page".into(),
+        };
+        let record_json = serde_json::to_value(&record).unwrap();
+        let error_json = serde_json::to_value(ErrorRecord::from(&failed)).unwrap();
+        let schema = page_record_schema();
+        for v in [&record_json, &error_json] {
+            for key in v.as_object().unwrap().keys() {
+                assert!(
+                    schema.field_with_name(key).is_ok(),
+                    "`{key}` not in the schema"
+                );
+            }
+        }
+        let batch = page_records_batch(&[record_json, error_json]).unwrap();
+        assert_eq!(batch.num_rows(), 2);
+        let text = batch.column_by_name("text").unwrap();
+        assert_eq!(
+            text.as_any()
+                .downcast_ref::<arrow_array::StringArray>()
+                .unwrap()
+                .value(0),
+            "x"
+        );
+        let kind = batch.column_by_name("error_kind").unwrap();
+        let kind = kind
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .unwrap();
+        assert!(arrow_array::Array::is_null(kind, 0));
+        assert_eq!(kind.value(1), "empty");
+        // A field the schema lacks is an error, not a dropped column.
+        assert!(page_records_batch(&[serde_json::json!({"new_field": 1})]).is_err());
     }
 
     #[test]

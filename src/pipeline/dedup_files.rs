@@ -75,3 +75,40 @@ pub fn dedup_files(
         sign_seconds,
     })
 }
+
+/// `thresher dedup`'s reading, signing and clustering of `files`: collection statistics
+/// first when the method needs them, then [`dedup_files`] with the signer they make.
+pub fn dedup_paths(
+    files: &[PathBuf],
+    config: &DedupConfig,
+    shingle_bytes: usize,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
+) -> Result<DedupFiles> {
+    let signer = signer_for(files, config)?;
+    dedup_files(files, config, &signer, shingle_bytes, on_error)
+}
+
+/// The signer of a run over `files`: with their collection statistics when the method
+/// needs them (lexical signatures weighted by document frequencies).
+pub fn signer_for(files: &[PathBuf], config: &DedupConfig) -> Result<Signer> {
+    let stats = if config.method.needs_stats() {
+        Some(std::sync::Arc::new(super::sign::collection_stats(files)?))
+    } else {
+        None
+    };
+    Ok(Signer::with_stats(config, stats))
+}
+
+/// `thresher sign`'s documents: `files` read and signed (a bad line passed to `on_error`),
+/// the dates a site's template repeats forgotten as `dedup` forgets them before clustering.
+/// Returns the documents, the lines skipped (error records, no key) and the dates forgotten.
+pub fn signed_docs(
+    files: &[PathBuf],
+    config: &DedupConfig,
+    on_error: &mut dyn FnMut(PageError) -> Result<()>,
+) -> Result<(Vec<DocEntry>, usize, usize)> {
+    let signer = signer_for(files, config)?;
+    let (mut docs, skipped) = super::sign::read_and_sign(files, &signer, on_error)?;
+    let template_dates = dedup::template_dates::forget_template_dates(&mut docs);
+    Ok((docs, skipped, template_dates))
+}

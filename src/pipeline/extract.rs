@@ -136,7 +136,7 @@ pub fn extract_all<T: Send>(
         inputs,
         config,
         |page| {
-            let record = extract_page(&page, cascade, config)?;
+            let record = super::record::page_record(page, cascade, config)?;
             let extra = per_page(&record);
             Ok((record, extra))
         },

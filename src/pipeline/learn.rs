@@ -15,11 +15,12 @@ use crate::extract::cross_page::{CrossPage, Union};
 use crate::extract::inbreeding::{self, Inbreeding, ModelStore};
 use crate::extract::infholder::{self, Infholder, Learner, TemplateStore};
 use crate::extract::{prefix_sample, Cascade};
-use crate::source;
+use crate::page::{Page, PageError};
+use crate::source::{self, PageJob};
 
 use super::extract::decode_and_parse;
 use super::output::round3;
-use super::stream::stream_pages;
+use super::stream::{stream_jobs, stream_pages};
 
 /// A saved template is relearned when more than one in this many of this run's pages it
 /// was tried on do not fit it (a majority: "most of this run's pages no longer fit").
@@ -47,11 +48,76 @@ pub fn build_cascade(
     front: Vec<Box<dyn crate::extract::Extractor>>,
     templates_dir: Option<&Path>,
 ) -> Result<(Cascade, Option<LearnReport>)> {
+    cascade_from(LearnSource::Inputs(inputs), config, front, templates_dir)
+}
+
+/// [`build_cascade`] for pages held in memory (a group of pages handed over by a
+/// program): the same learning pass over the same samples, so each page's record is the
+/// one `thresher extract` writes when these pages are its input.
+/// Fewer pages than [`fewest_learning_pages`] learn nothing, so they are not parsed for
+/// learning: a single page given alone costs one parse, and gets the same cascade
+/// (with empty templates and models) as `thresher extract` of that page alone.
+pub fn build_cascade_for_pages(
+    pages: &[Page],
+    config: &Config,
+    front: Vec<Box<dyn crate::extract::Extractor>>,
+    templates_dir: Option<&Path>,
+) -> Result<(Cascade, Option<LearnReport>)> {
+    let learning = if pages.len() < fewest_learning_pages(config) && templates_dir.is_none() {
+        &[]
+    } else {
+        pages
+    };
+    cascade_from(LearnSource::Pages(learning), config, front, templates_dir)
+}
+
+/// The fewest pages from which the cross-page methods of `config` can learn anything:
+/// Infholder needs two pages of a group (an LCS of one vector is the page itself);
+/// style-inbreeding `min_group_pages`, or two with `small_groups`.
+pub fn fewest_learning_pages(config: &Config) -> usize {
+    let method = config.cross_page_method();
+    let ib = &config.inbreeding;
+    let inbreeding = if ib.small_groups {
+        ib.min_group_pages.min(2)
+    } else {
+        ib.min_group_pages
+    };
+    [
+        (method.uses_infholder(), 2),
+        (method.uses_inbreeding(), inbreeding.max(1)),
+    ]
+    .iter()
+    .filter(|(used, _)| *used)
+    .map(|(_, n)| *n)
+    .min()
+    .unwrap_or(usize::MAX)
+}
+
+/// Where the learning pass reads its pages.
+enum LearnSource<'a> {
+    Inputs(&'a source::Inputs),
+    Pages(&'a [Page]),
+}
+
+/// What the learning pass streams: the sampled inputs, all inputs (saved templates are
+/// checked against every page), or pages in memory.
+enum Pass<'a> {
+    Sampled(source::Inputs),
+    All(&'a source::Inputs),
+    Jobs(Vec<PageJob>),
+}
+
+fn cascade_from(
+    source: LearnSource<'_>,
+    config: &Config,
+    front: Vec<Box<dyn crate::extract::Extractor>>,
+    templates_dir: Option<&Path>,
+) -> Result<(Cascade, Option<LearnReport>)> {
     let mut steps = front;
     let mut report = None;
     let method = config.cross_page_method();
     if method != CrossPage::None {
-        let (learned, r) = learn_pass(inputs, config, method, templates_dir)?;
+        let (learned, r) = learn_pass(source, config, method, templates_dir)?;
         report = Some(r);
         let infholder = learned
             .templates
@@ -73,6 +139,15 @@ pub fn build_cascade(
     Ok((Cascade::new(steps), report))
 }
 
+/// What the learning pass keeps of a page: its URL, its block vector (Infholder), its
+/// profile (style-inbreeding), and whether the saved template of its group fits it.
+type Sampled = (
+    String,
+    Option<Vec<u32>>,
+    Option<inbreeding::Profile>,
+    Option<(String, bool)>,
+);
+
 /// What the learning pass produced for each cross-page method in use.
 struct Learned {
     templates: Option<TemplateStore>,
@@ -84,7 +159,7 @@ struct Learned {
 /// with the groups learned from them, saved back. Style-inbreeding: a model per group
 /// from the same groups and samples. Returns what was learned and what the pass did.
 fn learn_pass(
-    inputs: &source::Inputs,
+    source: LearnSource<'_>,
     config: &Config,
     method: CrossPage,
     templates_dir: Option<&Path>,
@@ -124,75 +199,98 @@ fn learn_pass(
     .map(|(_, k)| *k)
     .max()
     .unwrap_or(0);
-    let learn_inputs;
-    let pass_inputs = if saved.templates.is_empty() {
-        let sample =
-            prefix_sample::sample_urls(inputs.files.iter().map(|f| f.url.as_str()), sample_pages);
-        let (sampled, counted): (Vec<_>, Vec<_>) = inputs
-            .files
-            .iter()
-            .cloned()
-            .partition(|f| sample.contains(f.url.as_str()));
-        for f in &counted {
-            if let Some(l) = learner.as_mut() {
-                l.count(&f.url);
+    // What the pass reads: the sampled pages, the others only counted.
+    let mut count = |url: &str| {
+        if let Some(l) = learner.as_mut() {
+            l.count(url);
+        }
+        if let Some(b) = breeder.as_mut() {
+            b.count(url);
+        }
+    };
+    let pass = match source {
+        LearnSource::Inputs(inputs) if saved.templates.is_empty() => {
+            let sample = prefix_sample::sample_urls(
+                inputs.files.iter().map(|f| f.url.as_str()),
+                sample_pages,
+            );
+            let (sampled, counted): (Vec<_>, Vec<_>) = inputs
+                .files
+                .iter()
+                .cloned()
+                .partition(|f| sample.contains(f.url.as_str()));
+            for f in &counted {
+                count(&f.url);
             }
-            if let Some(b) = breeder.as_mut() {
-                b.count(&f.url);
+            Pass::Sampled(source::Inputs {
+                files: sampled,
+                warcs: inputs.warcs.clone(),
+                parquets: inputs.parquets.clone(),
+                errors: Vec::new(),
+            })
+        }
+        LearnSource::Inputs(inputs) => Pass::All(inputs),
+        LearnSource::Pages(pages) => {
+            // Pages in memory are sampled like files: their URLs are known before parsing.
+            let sample =
+                prefix_sample::sample_urls(pages.iter().map(|p| p.url.as_str()), sample_pages);
+            let mut jobs = Vec::new();
+            for page in pages {
+                if saved.templates.is_empty() && !sample.contains(page.url.as_str()) {
+                    count(&page.url);
+                } else {
+                    jobs.push(PageJob::Loaded(page.clone()));
+                }
+            }
+            Pass::Jobs(jobs)
+        }
+    };
+    let work = |page: Page| -> Result<Sampled, PageError> {
+        let (parsed, _) = decode_and_parse(&page)?;
+        let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
+        let profile = use_inbreeding.then(|| {
+            let ib = &config.inbreeding;
+            if ib.structure_share <= 1.0 {
+                inbreeding::Profile::with_local(&parsed.dom, ib, &config.heuristic)
+            } else {
+                inbreeding::Profile::of(&parsed.dom, ib)
+            }
+        });
+        let saved_fit = match &vector {
+            Some(vector) => saved.candidates(&page.url).next().map(|t| {
+                let ok = probe.template_mask(vector, &page.url).is_ok();
+                (t.group.clone(), ok)
+            }),
+            None => None,
+        };
+        Ok((page.url, vector, profile, saved_fit))
+    };
+    let sink = |result: Result<Sampled, PageError>| -> Result<()> {
+        if let Ok((url, vector, profile, saved_fit)) = result {
+            pages_seen += 1;
+            if let (Some(l), Some(v)) = (learner.as_mut(), vector) {
+                l.add(&url, v);
+            }
+            if let (Some(b), Some(p)) = (breeder.as_mut(), profile) {
+                b.add(&url, p);
+            }
+            if let Some((group, ok)) = saved_fit {
+                let e = fit.entry(group).or_default();
+                e.0 += 1;
+                e.1 += usize::from(!ok);
             }
         }
-        learn_inputs = source::Inputs {
-            files: sampled,
-            warcs: inputs.warcs.clone(),
-            parquets: inputs.parquets.clone(),
-            errors: Vec::new(),
-        };
-        &learn_inputs
-    } else {
-        inputs
+        Ok(())
     };
-    stream_pages(
-        pass_inputs,
-        config,
-        |page| {
-            let (parsed, _) = decode_and_parse(&page)?;
-            let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
-            let profile = use_inbreeding.then(|| {
-                let ib = &config.inbreeding;
-                if ib.structure_share <= 1.0 {
-                    inbreeding::Profile::with_local(&parsed.dom, ib, &config.heuristic)
-                } else {
-                    inbreeding::Profile::of(&parsed.dom, ib)
-                }
-            });
-            let saved_fit = match &vector {
-                Some(vector) => saved.candidates(&page.url).next().map(|t| {
-                    let ok = probe.template_mask(vector, &page.url).is_ok();
-                    (t.group.clone(), ok)
-                }),
-                None => None,
-            };
-            Ok((page.url, vector, profile, saved_fit))
-        },
-        || {},
-        |result| {
-            if let Ok((url, vector, profile, saved_fit)) = result {
-                pages_seen += 1;
-                if let (Some(l), Some(v)) = (learner.as_mut(), vector) {
-                    l.add(&url, v);
-                }
-                if let (Some(b), Some(p)) = (breeder.as_mut(), profile) {
-                    b.add(&url, p);
-                }
-                if let Some((group, ok)) = saved_fit {
-                    let e = fit.entry(group).or_default();
-                    e.0 += 1;
-                    e.1 += usize::from(!ok);
-                }
-            }
-            Ok(())
-        },
-    )?;
+    match pass {
+        Pass::Sampled(inputs) => {
+            stream_pages(&inputs, config, work, || {}, sink)?;
+        }
+        Pass::All(inputs) => {
+            stream_pages(inputs, config, work, || {}, sink)?;
+        }
+        Pass::Jobs(jobs) => stream_jobs(jobs, config, work, || {}, sink)?,
+    }
     let mut r = LearnReport {
         pages_parsed: pages_seen,
         templates_loaded: saved.templates.len(),

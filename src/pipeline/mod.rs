@@ -7,6 +7,9 @@
 //! - `stream.rs`: reading the inputs in chunks through the thread pool, in input order;
 //! - `learn.rs`: the Infholder learning pass and the extraction cascade;
 //! - `extract.rs`: one page decoded, parsed, grouped and extracted; all pages streamed;
+//! - `batches.rs`: the pages of an Arrow batch extracted into a batch of records;
+//! - `record.rs`: one page's record from its bytes and its serialization (the CLI's and
+//!   the Python binding's), pages in memory extracted in input order;
 //! - `pages.rs`: `run`'s `pages.jsonl` (pass 1 to a temporary file, pass 2 with the
 //!   cluster fields);
 //! - `sign.rs`: signing records read back from JSONL (`dedup`, lexical methods);
@@ -21,6 +24,7 @@
 //!
 //! Dedup itself (clusters and their mains) is `crate::dedup::find_clusters`.
 
+mod batches;
 mod clusters;
 mod dedup_files;
 mod errors;
@@ -30,6 +34,7 @@ mod jsonl_blocks;
 mod learn;
 mod output;
 mod pages;
+mod record;
 mod sign;
 mod stream;
 mod summary;
@@ -42,24 +47,27 @@ use crate::config::Config;
 use crate::dedup;
 use crate::error::{Error, Result};
 use crate::extract::Cascade;
-use crate::page::ErrorRecord;
 use crate::source;
 
+pub use batches::{batch_pages, extract_batch};
 pub use clusters::{write_clusters, ClusterRecord};
-pub use dedup_files::{dedup_files, DedupFiles, DEFAULT_SHINGLE_MB};
+pub use dedup_files::{
+    dedup_files, dedup_paths, signed_docs, signer_for, DedupFiles, DEFAULT_SHINGLE_MB,
+};
 pub use errors::{errors_path_beside, ErrorLog};
 pub use extract::{decode_and_parse, extract_all, extract_page};
-pub use learn::{build_cascade, LearnReport};
+pub use learn::{build_cascade, build_cascade_for_pages, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;
+pub use record::{page_record, page_records, record_json, write_record, PageResult, RecordOut};
 pub use sign::{
     collection_stats, for_each_signed, read_and_sign, read_and_sign_within, reread_shingle_sets,
 };
-pub use stream::stream_pages;
+pub use stream::{stream_jobs, stream_pages};
 pub use summary::Summary;
 
 use clusters::write_clusters_file;
-use output::{flush_output, write_json};
+use output::flush_output;
 use pages::{extract_pages, write_pages, PARTIAL_PAGES};
 use sign::sign_with_stats;
 use summary::write_summary;
@@ -87,13 +95,10 @@ pub fn run_extract(
         |result| {
             let result = result.map(|(r, ())| r);
             summary.count(&result);
-            match &result {
-                Ok(record) => write_json(out, record, out_path),
-                Err(e) => {
-                    errors.record(e)?;
-                    write_json(out, &ErrorRecord::from(e), out_path)
-                }
+            if let Err(e) = &result {
+                errors.record(e)?;
             }
+            write_record(out, &result, out_path)
         },
     )?;
     flush_output(out, out_path)?;

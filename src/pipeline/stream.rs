@@ -89,14 +89,48 @@ pub fn stream_pages<T: Send>(
         if chunk.is_empty() {
             break;
         }
-        let results: Vec<_> = chunk
-            .into_par_iter()
-            .map(|job| work(job.load(limits)?))
-            .collect();
-        chunk_done();
-        for r in results {
-            sink(r)?;
-        }
+        run_chunk(chunk, limits, &work, &chunk_done, &mut sink)?;
     }
     Ok(warc_skipped)
+}
+
+/// Streams pages already in memory (`PageJob::Loaded` or `Failed`, e.g. the rows of an
+/// Arrow batch) through `work` exactly as [`stream_pages`] streams files: in chunks of
+/// [`CHUNK`] on the thread pool, `chunk_done` after each, `sink` in input order; so a
+/// page's record does not depend on whether it came from a file or from memory.
+pub fn stream_jobs<T: Send>(
+    jobs: Vec<PageJob>,
+    config: &Config,
+    work: impl Fn(Page) -> Result<T, PageError> + Sync,
+    chunk_done: impl Fn(),
+    mut sink: impl FnMut(Result<T, PageError>) -> Result<()>,
+) -> Result<()> {
+    let limits = ReadLimits {
+        max_page_bytes: config.max_page_bytes,
+    };
+    let mut jobs = jobs.into_iter().peekable();
+    while jobs.peek().is_some() {
+        let chunk: Vec<PageJob> = jobs.by_ref().take(CHUNK).collect();
+        run_chunk(chunk, limits, &work, &chunk_done, &mut sink)?;
+    }
+    Ok(())
+}
+
+/// One chunk: loaded and worked on in parallel, then `chunk_done`, then sunk in order.
+fn run_chunk<T: Send>(
+    chunk: Vec<PageJob>,
+    limits: ReadLimits,
+    work: &(impl Fn(Page) -> Result<T, PageError> + Sync),
+    chunk_done: &impl Fn(),
+    sink: &mut impl FnMut(Result<T, PageError>) -> Result<()>,
+) -> Result<()> {
+    let results: Vec<_> = chunk
+        .into_par_iter()
+        .map(|job| work(job.load(limits)?))
+        .collect();
+    chunk_done();
+    for r in results {
+        sink(r)?;
+    }
+    Ok(())
 }

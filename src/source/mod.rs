@@ -8,6 +8,7 @@
 pub mod charset;
 pub mod fetch;
 pub mod manifest;
+pub mod page_rows;
 pub mod parquet_pages;
 pub mod revisit;
 pub mod sniff;

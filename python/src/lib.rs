@@ -1,0 +1,36 @@
+//! `thresher._native`: the Python binding of the thresher library. Thin: every function
+//! converts its Python arguments, calls the library function the CLI calls for the same
+//! job, and converts the answer back; nothing here decides about pages or documents.
+//!
+//! - `convert.rs`: Python values to options (`Config`), pages, JSON; errors to exceptions;
+//! - `extract.rs`: `extract`, `extract_arrow`, `GroupExtractor`, `group_key`;
+//! - `dedup.rs`: `dedup`, `sign`, `sign_arrow`;
+//! - `index.rs`: `Index`.
+
+use pyo3::prelude::*;
+
+mod convert;
+mod dedup;
+mod extract;
+mod index;
+
+/// The native module; `thresher/__init__.py` re-exports it.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("Error", py.get_type::<convert::Error>())?;
+    m.add("ConfigError", py.get_type::<convert::ConfigError>())?;
+    m.add("InputError", py.get_type::<convert::InputError>())?;
+    m.add("OutputError", py.get_type::<convert::OutputError>())?;
+    m.add("IndexStoreError", py.get_type::<convert::IndexStoreError>())?;
+    m.add_function(wrap_pyfunction!(extract::extract, m)?)?;
+    m.add_function(wrap_pyfunction!(extract::extract_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(extract::group_key, m)?)?;
+    m.add_function(wrap_pyfunction!(extract::record_schema, m)?)?;
+    m.add_class::<extract::GroupExtractor>()?;
+    m.add_function(wrap_pyfunction!(dedup::dedup, m)?)?;
+    m.add_function(wrap_pyfunction!(dedup::sign_arrow, m)?)?;
+    m.add_class::<index::Index>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,107 @@
+"""Type stubs of the thresher package (the native module thresher._native)."""
+
+import datetime
+import os
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+
+import pyarrow
+
+__version__: str
+
+_Html = Union[bytes, str]
+_Time = Union[str, datetime.datetime, None]
+_Records = Union[Iterable[Mapping[str, Any]], pyarrow.Table, pyarrow.RecordBatch]
+
+class Error(Exception):
+    """Base class of thresher's errors; the message is the CLI's."""
+
+class ConfigError(Error):
+    """An option or configuration value that is not acceptable (unknown key, bad value)."""
+
+class InputError(Error):
+    """Input that cannot be read: a file, a line of records, a page's fields."""
+
+class OutputError(Error):
+    """An output that cannot be written."""
+
+class IndexStoreError(Error):
+    """A persistent dedup index that cannot be used as it is (damaged, in use, other options)."""
+
+def extract(
+    html: _Html,
+    url: Optional[str] = None,
+    *,
+    fetched_at: _Time = None,
+    popularity: Optional[float] = None,
+    path: Optional[str] = None,
+    content_type: Optional[str] = None,
+    **options: Any,
+) -> Dict[str, Any]:
+    """The record `thresher extract` writes for this page (or its error record)."""
+
+def extract_arrow(
+    batch: Union[pyarrow.RecordBatch, pyarrow.Table],
+    *,
+    threads: Optional[int] = None,
+    **options: Any,
+) -> pyarrow.Table:
+    """Records of the rows (`url`, `html`, optional `path`, `fetched_at`, `popularity`,
+    `content_type`) as a table of `record_schema()`, on all cores without the GIL."""
+
+def record_schema() -> pyarrow.Schema:
+    """The schema of record tables."""
+
+def group_key(url: str, depth: Union[str, int, None] = None) -> str:
+    """The URL-prefix group of a page (`--group-depth`: "parent" or a number)."""
+
+class GroupExtractor:
+    """Extraction of a group of pages with the cross-page methods."""
+
+    def __init__(self, **options: Any) -> None: ...
+    def add(
+        self,
+        html: _Html,
+        url: Optional[str] = None,
+        *,
+        fetched_at: _Time = None,
+        popularity: Optional[float] = None,
+        path: Optional[str] = None,
+        content_type: Optional[str] = None,
+    ) -> None:
+        """Add one page to the group."""
+    def add_arrow(self, batch: Union[pyarrow.RecordBatch, pyarrow.Table]) -> None:
+        """Add the rows of an Arrow batch or table."""
+    def __len__(self) -> int: ...
+    def clear(self) -> None:
+        """Forget the pages added."""
+    def extract(self, *, threads: Optional[int] = None) -> List[Dict[str, Any]]:
+        """Learn from the group and extract every page, in the order added."""
+    def extract_arrow(self, *, threads: Optional[int] = None) -> pyarrow.Table:
+        """As `extract()`, as a table of `record_schema()`."""
+
+def dedup(
+    records: _Records, *, shingle_memory: int = 256, **options: Any
+) -> List[Dict[str, Any]]:
+    """Near-duplicate clusters, as `thresher dedup` writes them."""
+
+def sign_arrow(records: _Records, **options: Any) -> pyarrow.Table:
+    """The rows `thresher sign` writes for the Spark job."""
+
+class Index:
+    """The persistent dedup index in a directory (`thresher index`)."""
+
+    def __init__(
+        self, path: Union[str, os.PathLike], create: bool = False, **options: Any
+    ) -> None: ...
+    @property
+    def path(self) -> str: ...
+    def add(self, records: _Records, *, commit_every: int = 10000) -> Dict[str, Any]:
+        """Add a batch; its report with the clusters it touched."""
+    def query(self, records: _Records) -> List[Dict[str, Any]]:
+        """Stored documents near each record."""
+    def remove(self, keys: List[str]) -> Dict[str, Any]:
+        """Remove documents by key."""
+    def export(self) -> List[Dict[str, Any]]:
+        """Every cluster of the index."""
+    def stats(self) -> Dict[str, Any]:
+        """The index's counters and options."""
