@@ -11,8 +11,9 @@ of the page: `--edit` of the words, default 3%), half on the same site under ano
 edited as Latin-1, whole words at ASCII whitespace, so every charset survives.
 
 Truth (`--truth`, TSV `url_a<TAB>url_b<TAB>kind`): each copy with its original
-(`copy`), and the pairs of sites-dev's gold clusters (`sites-dev:<kind>`, its syndicated
-articles and print/AMP variants), so that a merge of those counts as found, not as false.
+(`copy`), the pairs of sites-dev's gold clusters (`sites-dev:<kind>`, its syndicated
+articles and print/AMP variants), and each sites-dev page with the WCXB page whose body it
+carries (`sites-dev:wcxb-body`), so that a merge of those counts as found, not as false.
 
     python3 bench/gen_dup_warc.py --out /tmp/dup.warc.gz --truth /tmp/dup-truth.tsv
 """
@@ -141,6 +142,20 @@ def main():
         date = (base + timedelta(days=30, minutes=n)).strftime("%Y-%m-%dT%H:%M:%SZ")
         records.append((curl, edit_words(html, args.edit, rng), date))
         truth.append((url, curl, "copy"))
+    # sites-dev's articles are WCXB pages' bodies in other templates: a sites-dev page and
+    # the WCXB page of its body (gold/pages.jsonl `wcxb_body`) share their main text.
+    wcxb_url = {}
+    gt = f"{EVAL}/wcxb-dev/ground-truth"
+    for name in os.listdir(gt):
+        rec = json.load(open(os.path.join(gt, name)))
+        if "url" in rec:
+            wcxb_url[name.split(".")[0]] = rec["url"]
+    present = {r[0] for r in records}
+    for line in open(f"{EVAL}/sites-dev/gold/pages.jsonl"):
+        page = json.loads(line)
+        source = wcxb_url.get(str(page.get("wcxb_body")))
+        if page["path"] in by_key and source in present:
+            truth.append((source, by_key[page["path"]], "sites-dev:wcxb-body"))
     for line in open(f"{EVAL}/sites-dev/gold/clusters.jsonl"):
         c = json.loads(line)
         urls = [by_key[m] for m in c["members"] if m in by_key]
