@@ -6,6 +6,8 @@
 use std::path::Path;
 
 use parquet::arrow::ArrowWriter;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use thresher::parquet_io::spark_clusters;
@@ -24,7 +26,16 @@ fn write_parquet(data: &Bound<'_, PyAny>, path: &Path, what: &str) -> PyResult<(
     };
     let out = |e: String| OutputError::new_err(format!("{}: {e}", path.display()));
     let file = std::fs::File::create(path).map_err(|e| out(e.to_string()))?;
-    let mut writer = ArrowWriter::try_new(file, schema, None).map_err(|e| out(e.to_string()))?;
+    let kv: Vec<KeyValue> = schema
+        .metadata()
+        .iter()
+        .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
+        .collect();
+    let props = WriterProperties::builder()
+        .set_key_value_metadata(Some(kv))
+        .build();
+    let mut writer =
+        ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| out(e.to_string()))?;
     for b in &batches {
         writer
             .write(b)
