@@ -197,11 +197,28 @@ pub fn sign_arrow<'py>(
         .map_err(py_err)?;
     warn_all(py, &errors)?;
     let file = std::fs::File::open(&read_path).map_err(|e| OutputError::new_err(e.to_string()))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .and_then(|b| b.build())
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
         .map_err(|e| OutputError::new_err(e.to_string()))?;
-    let schema = reader.schema();
-    let batches: Result<Vec<_>, _> = reader.collect();
+    // The file's key-value metadata (the signer's `thresher.dedup_config`) becomes the
+    // table's schema metadata, so that the Spark job reads the configuration from it.
+    let kv: std::collections::HashMap<String, String> = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .map(|kv| {
+            kv.iter()
+                .filter(|e| !e.key.starts_with("ARROW:"))
+                .filter_map(|e| e.value.clone().map(|v| (e.key.clone(), v)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let reader = builder
+        .build()
+        .map_err(|e| OutputError::new_err(e.to_string()))?;
+    let schema = std::sync::Arc::new(reader.schema().as_ref().clone().with_metadata(kv));
+    let batches: Result<Vec<_>, _> = reader
+        .map(|b| b.and_then(|b| b.with_schema(schema.clone())))
+        .collect();
     let batches = batches.map_err(|e| OutputError::new_err(e.to_string()))?;
     let table = arrow_pyarrow::Table::try_new(batches, schema)
         .map_err(|e| OutputError::new_err(e.to_string()))?;

@@ -5,7 +5,8 @@
 //! - `convert.rs`: Python values to options (`Config`), pages, JSON; errors to exceptions;
 //! - `extract.rs`: `extract`, `extract_arrow`, `GroupExtractor`, `group_key`;
 //! - `dedup.rs`: `dedup`, `sign`, `sign_arrow`;
-//! - `index.rs`: `Index`.
+//! - `index.rs`: `Index`;
+//! - `spark.rs`: `clusters_from_rows` (the Spark job's cluster records).
 
 use pyo3::prelude::*;
 
@@ -13,6 +14,7 @@ mod convert;
 mod dedup;
 mod extract;
 mod index;
+mod spark;
 
 /// The native module; `thresher/__init__.py` re-exports it.
 #[pymodule]
@@ -31,6 +33,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dedup::dedup, m)?)?;
     m.add_function(wrap_pyfunction!(dedup::sign_arrow, m)?)?;
     m.add_class::<index::Index>()?;
+    m.add_function(wrap_pyfunction!(spark::clusters_from_rows, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -9,6 +9,7 @@ subclasses carrying the CLI's messages.
 """
 
 from ._native import (
+    clusters_from_rows,
     ConfigError,
     Error,
     GroupExtractor,
@@ -26,6 +27,7 @@ from ._native import (
 )
 
 __all__ = [
+    "clusters_from_rows",
     "ConfigError",
     "Error",
     "GroupExtractor",

@@ -87,6 +87,15 @@ def dedup(
 def sign_arrow(records: _Records, **options: Any) -> pyarrow.Table:
     """The rows `thresher sign` writes for the Spark job."""
 
+def clusters_from_rows(
+    signatures: Union[pyarrow.Table, pyarrow.RecordBatch],
+    rows: Union[pyarrow.Table, pyarrow.RecordBatch],
+) -> List[Dict[str, Any]]:
+    """Cluster records (as `thresher run` writes them) of the Spark job's member rows
+    (`main`, `member`, `similarity`, `first`, `main_degree`, `strict`, `canonical_with`),
+    given the signature rows of the documents they name, with the signer's
+    `thresher.dedup_config` schema metadata."""
+
 class Index:
     """The persistent dedup index in a directory (`thresher index`)."""
 

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""`thresher run` on Spark: pages from WARC files or Parquet in, pages and near-duplicate
+clusters out as Parquet, every step on the executors.
+
+    spark-submit --master yarn --archives thresher-venv.tar.gz#venv \\
+        --conf spark.pyspark.python=./venv/bin/python \\
+        spark/thresher_run.py crawl/*.warc.gz --out out/
+
+Steps (spark/README.md has the details):
+1. Pages: WARC files (one task per file) or Parquet (`url`, `html`, optional `path`,
+   `fetched_at`, `popularity`, `content_type`).
+2. Extraction and signing, a site per group of rows (`thresher_spark/pages.py`): the
+   `thresher` package's GroupExtractor (the cross-page methods learn from the site's
+   pages) and sign_arrow (`thresher sign`'s rows, template dates forgotten per site).
+3. Clusters (`thresher_spark/dedup.py`, as spark/thresher_dedup.py): band join, leader
+   rounds over large buckets, verification, canonical-URL pairs, connected components,
+   mains and strict stars.
+4. Cluster records by the package's clusters_from_rows (ids, members, shared, reasons
+   as `thresher run` writes them), pages marked with `cluster`, `is_main`, `main`.
+
+Output: OUT/pages (the records of `thresher run --format parquet`'s pages.parquet,
+one per page, error records included) and OUT/clusters (its clusters.parquet), as
+Parquet part files.
+
+Options: `--config FILE` takes the keys of the CLI's `--config` file (JSON, or YAML when
+PyYAML is installed); its `dedup:` section is the signer's.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from pyspark.sql import functions as F  # noqa: E402
+
+from thresher_spark import session  # noqa: E402
+from thresher_spark.clusters import cluster_records, mark_pages  # noqa: E402
+from thresher_spark.dedup import Checkpointer, cluster_rows  # noqa: E402
+from thresher_spark.log import NAME, JobError, log  # noqa: E402
+from thresher_spark.pages import SIG_PREFIX, extract_and_sign, read_pages  # noqa: E402
+
+NAME[0] = "thresher_run"
+# src/config.rs `max_page_bytes`: bytes of a page kept (the rest is cut).
+MAX_PAGE_BYTES = 32 << 20
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("inputs", nargs="+", help="WARC files (*.warc, *.warc.gz) and Parquet files or folders")
+    p.add_argument("--out", required=True, help="output directory: pages/ and clusters/ (Parquet)")
+    p.add_argument("--config", help="options as the CLI's --config file (JSON or YAML)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--strict", action="store_const", const="strict", dest="mode",
+                      help="dedup's strict clusters (stars around mains; the default)")
+    mode.add_argument("--components", action="store_const", const="components", dest="mode",
+                      help="connected components")
+    p.add_argument("--master", help="Spark master (e.g. local[2]); default: spark-submit's")
+    p.add_argument("--partitions", type=int,
+                   help="partitions of the sites for extraction (default: the default parallelism x 4)")
+    p.add_argument("--shuffle-partitions", type=int, help="spark.sql.shuffle.partitions")
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads of the package per task (default 1: Spark runs a task per core)")
+    p.add_argument("--checkpoint-dir",
+                   help="reliable checkpoints on shared storage (default: local checkpoints)")
+    p.add_argument("--max-leader-rounds", type=int, default=0,
+                   help="stop splitting large buckets after N rounds (0: never)")
+    return p.parse_args(argv)
+
+
+def load_options(path):
+    if not path:
+        return {}
+    text = open(path).read()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    try:
+        import yaml
+    except ImportError:
+        raise JobError(f"{path}: not JSON, and PyYAML is not installed to read YAML")
+    return yaml.safe_load(text) or {}
+
+
+def main(argv):
+    args = parse_args(argv)
+    options = load_options(args.config)
+    dedup_options = options.get("dedup", {})
+    spark = session.start("thresher-run", args.master, args.shuffle_partitions)
+    checkpoint = Checkpointer(spark, args.checkpoint_dir)
+    partitions = args.partitions or spark.sparkContext.defaultParallelism * 4
+    max_bytes = int(options.get("max_page_bytes", MAX_PAGE_BYTES))
+    log("started")
+
+    pages = read_pages(spark, args.inputs, max_bytes)
+    extracted, config = extract_and_sign(pages, options, dedup_options, partitions, args.threads)
+    # Every document gets a number of its own across the sites (sign_arrow numbers them
+    # within a site); it only breaks ties between equal keys, as the input position does.
+    extracted = checkpoint(extracted.withColumn("_doc", F.monotonically_increasing_id()))
+    names = extracted.columns
+    records = extracted.select(*[c for c in names if not c.startswith(SIG_PREFIX) and c != "_doc"])
+    sigs = checkpoint(
+        extracted.where(F.col(SIG_PREFIX + "signed").isNotNull())
+        .select(F.col("_doc").alias("doc"),
+                *[F.col(c).alias(c[len(SIG_PREFIX):]) for c in names
+                  if c.startswith(SIG_PREFIX) and c != SIG_PREFIX + "doc"]))
+    log(f"{records.count()} pages extracted, {sigs.where('signed').count()} signed")
+
+    mode = args.mode or config.get("mode", "strict")
+    rows = cluster_rows(sigs, config, mode, checkpoint, args.max_leader_rounds)
+    clusters = checkpoint(cluster_records(rows, sigs, config, partitions))
+    log(f"{clusters.count()} {mode} clusters")
+    mark_pages(records, clusters).write.mode("overwrite").parquet(os.path.join(args.out, "pages"))
+    clusters.write.mode("overwrite").parquet(os.path.join(args.out, "clusters"))
+    log(f"pages and clusters written to {args.out}")
+    spark.stop()
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[1:])
+    except JobError as e:
+        sys.exit(f"thresher_run: {e}")
