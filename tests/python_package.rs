@@ -61,8 +61,9 @@ fn python_package_passes_its_tests() {
     ))
     .expect("PATH joins");
     // The build backend (maturin) is the one .ci/install put beside pyarrow and pytest, so
-    // the install needs no network; the extension is built into this workspace's target/,
-    // reusing the library's dependencies built for the tests.
+    // the install needs no network. The extension is built in a target directory of its
+    // own: `cargo test` holds the lock of target/ while the tests run, and a nested build
+    // there would wait for it forever.
     run(
         Command::new(&python)
             .args([
@@ -77,7 +78,8 @@ fn python_package_passes_its_tests() {
                 "./python",
             ])
             .current_dir(root())
-            .env("PATH", &path),
+            .env("PATH", &path)
+            .env("CARGO_TARGET_DIR", root().join("target/python-build")),
         "pip install ./python",
     );
     let eval = std::env::var_os("THRESHER_EVAL_DIR")
