@@ -6,7 +6,7 @@ the extracted documents, as datatrove's MinHash example chains them (one task, o
 worker per stage). Writes OUT/clusters.tsv (`url<TAB>cluster`, cluster empty for a page
 in no cluster) for bench/score_pipeline.py and prints pages, seconds, CPU seconds.
 
-    /work/venv-bench/bin/python bench/datatrove_pipeline.py /tmp/dup.warc.gz OUT [TIMEOUT_S]
+    VENV/bin/python bench/datatrove_pipeline.py /tmp/dup.warc.gz OUT [TIMEOUT_S]
 """
 
 import json

@@ -2,7 +2,7 @@
 """A WARC of real pages with near-duplicate copies added, and the truth of which page
 copies which, for the pipeline benchmark (bench/pipeline_bench.sh).
 
-Originals: every page of the dev corpora in /work/shared/eval (ScrapingHub, WCXB dev,
+Originals: every page of the dev corpora in ../shared/eval (ScrapingHub, WCXB dev,
 daniel-dev, trafilatura-dev, sites-dev; 4,048 pages) at their real URLs. Copies: a
 `--copies` share of them (default 0.2), chosen with a fixed seed, each served again with
 small edits in its text nodes (a few words dropped, repeated or swapped for another word
@@ -28,7 +28,10 @@ import re
 import uuid
 from datetime import datetime, timedelta, timezone
 
-EVAL = "/work/shared/eval"
+EVAL = os.environ.get(
+    "THRESHER_EVAL_DIR",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../shared/eval"),
+)
 TEXT_NODE = re.compile(rb">([^<>]{20,})<")
 BODY = re.compile(rb"<body", re.I)
 

@@ -4,9 +4,9 @@
 ScrapingHub and WCXB dev. Each page is given to each extractor as the raw bytes of its
 file (gunzipped; Resiliparse decodes them with its own `detect_encoding`/`bytes_to_str`,
 counted in its time); CPU time (`time.process_time`) around each call; the texts are
-written as JSONL and scored by /work/shared/eval/score_extraction.py.
+written as JSONL and scored by ../shared/eval/score_extraction.py.
 
-    /work/venv-bench/bin/python bench/python_extract_bench.py OUT_DIR [--systems thresher,resiliparse,trafilatura]
+    VENV/bin/python bench/python_extract_bench.py OUT_DIR [--systems thresher,resiliparse,trafilatura]
 
 Prints one line per corpus and system: pages, CPU ms per page, pages per CPU second, F1.
 """
@@ -20,7 +20,10 @@ import subprocess
 import sys
 import time
 
-EVAL = os.environ.get("THRESHER_EVAL_DIR", "/work/shared/eval")
+EVAL = os.environ.get(
+    "THRESHER_EVAL_DIR",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../shared/eval"),
+)
 CORPORA = {
     "scrapinghub": ("scrapinghub", f"{EVAL}/scrapinghub/ground-truth.json"),
     "wcxb-dev": ("wcxb", f"{EVAL}/wcxb-dev/ground-truth"),

@@ -135,7 +135,7 @@ pub struct ExtractRecord {
     /// for whole pages).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub truncated_at: Option<usize>,
-    /// The tag budget (`max_page_bytes` / 48 opening tags) when the page had more tags
+    /// The tag budget (`max_page_bytes` / 64 opening tags, `dom::max_tags`) when the page had more tags
     /// and only its part before them was parsed (absent for pages within it).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub tags_cut_at: Option<usize>,

@@ -11,8 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const BLESS_HINT: &str =
-    "regenerate with: THRESHER_BLESS=1 cargo test --release --test cli_docs";
+const BLESS_HINT: &str = "regenerate with: THRESHER_BLESS=1 cargo test --release --test cli_docs";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -159,7 +158,11 @@ fn bless(doc: &Path, text: &str, tree: &[(Vec<String>, String)]) {
     replace.sort_by_key(|(r, _)| std::cmp::Reverse(r.0));
     let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     for ((from, to), new) in replace {
-        let new_lines: Vec<String> = new.trim_end_matches('\n').lines().map(str::to_string).collect();
+        let new_lines: Vec<String> = new
+            .trim_end_matches('\n')
+            .lines()
+            .map(str::to_string)
+            .collect();
         out.splice(from..to, new_lines);
     }
     let mut s = out.join("\n");
@@ -173,7 +176,8 @@ fn cli_reference_matches_every_help_text() {
     let doc = root().join("docs/cli.md");
     let tree = command_tree();
     assert!(
-        tree.iter().any(|(p, _)| p == &["index", "add"]) && tree.iter().any(|(p, _)| p == &["rules", "try"]),
+        tree.iter().any(|(p, _)| p == &["index", "add"])
+            && tree.iter().any(|(p, _)| p == &["rules", "try"]),
         "the walk must reach nested subcommands: {:?}",
         tree.iter().map(|(p, _)| p.join(" ")).collect::<Vec<_>>()
     );
@@ -215,14 +219,22 @@ fn cli_reference_matches_every_help_text() {
             problems.push(format!("`{h}` names no subcommand of thresher: remove it"));
         }
     }
-    assert!(problems.is_empty(), "docs/cli.md is out of date:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "docs/cli.md is out of date:\n{}",
+        problems.join("\n")
+    );
 }
 
 /// The dotted names of every key of a JSON value (`dedup.shingle.length`).
 fn keys(value: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
     if let serde_json::Value::Object(map) = value {
         for (k, v) in map {
-            let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+            let name = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
             out.push(name.clone());
             keys(v, &name, out);
         }
@@ -247,7 +259,10 @@ fn config_reference_is_the_default_configuration() {
         .unwrap_or_else(|e| panic!("docs/config.md's block does not load: {e}"));
     let loaded = serde_json::to_value(&loaded).unwrap();
     let default = serde_json::to_value(thresher::config::Config::default()).unwrap();
-    assert_eq!(loaded, default, "docs/config.md's values differ from Config::default()");
+    assert_eq!(
+        loaded, default,
+        "docs/config.md's values differ from Config::default()"
+    );
 
     let mut all = Vec::new();
     keys(&default, "", &mut all);
@@ -257,9 +272,14 @@ fn config_reference_is_the_default_configuration() {
             let last = k.rsplit('.').next().unwrap();
             !yaml.lines().any(|l| {
                 let l = l.trim_start().trim_start_matches("- ");
-                l.starts_with(&format!("{last}:")) || l.contains(&format!(" {last}: ")) || l.contains(&format!("{{ {last}: "))
+                l.starts_with(&format!("{last}:"))
+                    || l.contains(&format!(" {last}: "))
+                    || l.contains(&format!("{{ {last}: "))
             })
         })
         .collect();
-    assert!(missing.is_empty(), "docs/config.md does not name these keys: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/config.md does not name these keys: {missing:?}"
+    );
 }

@@ -51,7 +51,11 @@ fn flip_bit(index: &Path, table: redb::TableDefinition<u64, &[u8]>, id: u64, byt
     let txn = db.begin_write().unwrap();
     {
         let mut t = txn.open_table(table).unwrap();
-        let mut v = redb::ReadableTable::get(&t, id).unwrap().unwrap().value().to_vec();
+        let mut v = redb::ReadableTable::get(&t, id)
+            .unwrap()
+            .unwrap()
+            .value()
+            .to_vec();
         let at = byte.min(v.len() - 1);
         v[at] ^= 0x10;
         t.insert(id, &v[..]).unwrap();
@@ -78,14 +82,21 @@ fn a_changed_bit_in_a_stored_document_is_never_answered() {
     ] {
         let out = run(&args);
         let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?} answered from a damaged index: {err}");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?} answered from a damaged index: {err}"
+        );
         assert!(err.contains("damaged: document"), "{args:?}: {err}");
     }
     // The add refused before writing: the file is as the damage left it.
     let out = run(&["index", "check", "--index", s(&ix)]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("damaged document 4") && err.contains("damaged document 9"), "{err}");
+    assert!(
+        err.contains("damaged document 4") && err.contains("damaged document 9"),
+        "{err}"
+    );
     assert!(err.contains("checksum mismatch"), "{err}");
 
     // Repair keeps the 118 others and names the two lost.
@@ -93,7 +104,10 @@ fn a_changed_bit_in_a_stored_document_is_never_answered() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("118 documents intact, 2 lost"), "{err}");
-    assert!(err.contains("lost document 4") && err.contains("lost document 9"), "{err}");
+    assert!(
+        err.contains("lost document 4") && err.contains("lost document 9"),
+        "{err}"
+    );
     run_ok(&["index", "check", "--index", s(&ix)]);
     // Adding the batch again restores them: the answer is one dedup run's again.
     run_ok(&["index", "add", "--index", s(&ix), s(&batch)]);
@@ -119,7 +133,11 @@ fn readers_write_nothing_to_the_index() {
     run_ok(&["index", "check", "--index", s(&ix)]);
     let after = std::fs::read(&file).unwrap();
     let changed = before.iter().zip(&after).filter(|(a, b)| a != b).count();
-    assert_eq!((changed, before.len()), (0, after.len()), "bytes written by readers");
+    assert_eq!(
+        (changed, before.len()),
+        (0, after.len()),
+        "bytes written by readers"
+    );
 }
 
 #[test]
@@ -130,7 +148,15 @@ fn readers_read_the_last_commit_while_an_add_runs() {
     let ix = dir.path().join("ix");
     run_ok(&["index", "add", "--index", s(&ix), s(&first)]);
     let mut child = bin()
-        .args(["-v", "index", "add", "--index", s(&ix), "--commit-every", "500"])
+        .args([
+            "-v",
+            "index",
+            "add",
+            "--index",
+            s(&ix),
+            "--commit-every",
+            "500",
+        ])
         .arg(&big)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -152,8 +178,17 @@ fn readers_read_the_last_commit_while_an_add_runs() {
         let _ = l;
     }
     assert!(done.success());
-    for (what, out) in [("stats", &stats), ("check", &check), ("export", &export), ("query", &query)] {
-        assert!(out.status.success(), "{what} while an add ran: {}", stderr(out));
+    for (what, out) in [
+        ("stats", &stats),
+        ("check", &check),
+        ("export", &export),
+        ("query", &query),
+    ] {
+        assert!(
+            out.status.success(),
+            "{what} while an add ran: {}",
+            stderr(out)
+        );
     }
     let st: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
     assert!(st["documents"].as_u64().unwrap() >= 90 + 500, "{st}");

@@ -23,13 +23,17 @@ fn stderr(out: &Output) -> String {
 fn corpus(families: usize) -> Vec<String> {
     let mut lines = Vec::new();
     for f in 0..families {
-        let words: Vec<String> = (0..60).map(|i| format!("w{}", (f * 7919 + i * 104729) % 50_000)).collect();
+        let words: Vec<String> = (0..60)
+            .map(|i| format!("w{}", (f * 7919 + i * 104729) % 50_000))
+            .collect();
         for copy in 0..2 {
             let mut w = words.clone();
             if copy == 1 {
                 w[30] = format!("changed{f}");
             }
-            lines.push(serde_json::json!({"id": format!("f{f}-{copy}"), "text": w.join(" ")}).to_string());
+            lines.push(
+                serde_json::json!({"id": format!("f{f}-{copy}"), "text": w.join(" ")}).to_string(),
+            );
         }
     }
     lines
@@ -100,7 +104,11 @@ fn index_add_stores_the_good_records_of_a_batch_with_a_bad_line() {
     // Adding the batch again finds every good record unchanged, and fails the same line.
     let again = run(&["index", "add", "--index", s(&ix), s(&mid)]);
     assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
-    assert!(stderr(&again).contains("200 unchanged"), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("200 unchanged"),
+        "{}",
+        stderr(&again)
+    );
     // A query of the same file answers the 200 good records and names the bad line.
     let q = run(&["index", "query", "--index", s(&ix), s(&mid)]);
     assert_eq!(q.status.code(), Some(1), "{}", stderr(&q));
@@ -142,7 +150,11 @@ fn every_records_reader_takes_a_pipe_dash_and_dev_stdin() {
     for name in ["-", "/dev/stdin"] {
         for (what, bytes) in [("plain", &plain), ("gzip", &gz)] {
             let out = run_piped(&["dedup", name], bytes);
-            assert!(out.status.success(), "dedup {name} {what}: {}", stderr(&out));
+            assert!(
+                out.status.success(),
+                "dedup {name} {what}: {}",
+                stderr(&out)
+            );
             assert_eq!(out.stdout, want, "dedup {name} {what}");
         }
     }
@@ -161,7 +173,9 @@ fn every_records_reader_takes_a_pipe_dash_and_dev_stdin() {
     assert!(out.status.success(), "index query: {}", stderr(&out));
     let answers = stdout_jsonl(&out);
     assert_eq!(answers.len(), 40);
-    assert!(answers.iter().all(|a| a["near"].as_array().unwrap().len() == 2));
+    assert!(answers
+        .iter()
+        .all(|a| a["near"].as_array().unwrap().len() == 2));
 }
 
 #[test]
@@ -186,7 +200,10 @@ fn a_parquet_file_of_records_is_read_from_a_pipe() {
 fn a_fifo_named_as_an_argument_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("docs.fifo");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let lines = corpus(5);
     let text = lines.join("\n") + "\n";

@@ -30,7 +30,9 @@ fn a_quadratic_rule_is_not_run_past_the_budget_and_is_warned_about() {
     let stdout = String::from_utf8_lossy(&check.stdout);
     assert!(check.status.success(), "{stdout}");
     assert!(
-        stdout.contains("warning:") && stdout.contains("inside a predicate") && stdout.contains("slow.yaml:6"),
+        stdout.contains("warning:")
+            && stdout.contains("inside a predicate")
+            && stdout.contains("slow.yaml:6"),
         "{stdout}"
     );
 
@@ -40,7 +42,10 @@ fn a_quadratic_rule_is_not_run_past_the_budget_and_is_warned_about() {
     let para = "<p>One of twenty thousand paragraphs, each with a few words of text.</p>";
     std::fs::write(
         pages.join("big.html"),
-        format!("<html><body><article>{}</article></body></html>", para.repeat(20_000)),
+        format!(
+            "<html><body><article>{}</article></body></html>",
+            para.repeat(20_000)
+        ),
     )
     .unwrap();
     std::fs::write(
@@ -56,7 +61,15 @@ fn a_quadratic_rule_is_not_run_past_the_budget_and_is_warned_about() {
     .unwrap();
     let out = dir.path().join("out");
     let start = std::time::Instant::now();
-    let run = run(&["run", "--rules", s(&rules), "--manifest", s(&manifest), "--out", s(&out)]);
+    let run = run(&[
+        "run",
+        "--rules",
+        s(&rules),
+        "--manifest",
+        s(&manifest),
+        "--out",
+        s(&out),
+    ]);
     let took = start.elapsed();
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{stderr}");
@@ -70,8 +83,16 @@ fn a_quadratic_rule_is_not_run_past_the_budget_and_is_warned_about() {
             .unwrap()
     };
     // The big page fell back; the small one, within the budget, was answered by the rule.
-    assert!(!method("big.html").starts_with("rules"), "{}", method("big.html"));
-    assert!(method("small.html").starts_with("rules"), "{}", method("small.html"));
+    assert!(
+        !method("big.html").starts_with("rules"),
+        "{}",
+        method("big.html")
+    );
+    assert!(
+        method("small.html").starts_with("rules"),
+        "{}",
+        method("small.html")
+    );
     let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
     let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
     let text = summary["extractors"].to_string();

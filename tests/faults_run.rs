@@ -29,15 +29,20 @@ fn fetch_failures_are_failed_records_of_the_run() {
     assert_eq!(run.status.code(), Some(1), "{stderr}");
     let errors = jsonl(&out.join("errors.jsonl"));
     assert_eq!(errors.len(), 2, "{errors:?}");
-    assert!(errors.iter().all(|e| e["error_kind"] == "fetch"), "{errors:?}");
+    assert!(
+        errors.iter().all(|e| e["error_kind"] == "fetch"),
+        "{errors:?}"
+    );
     assert_eq!(errors[0]["url"], "http://10.255.255.1/a.html");
     assert!(
-        errors[0]["error"].as_str().unwrap().contains("blocked_address"),
+        errors[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("blocked_address"),
         "{errors:?}"
     );
     let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["failed"], 2, "{summary}");
     assert_eq!(summary["errors"]["fetch"], 2, "{summary}");
 }
@@ -45,8 +50,12 @@ fn fetch_failures_are_failed_records_of_the_run() {
 #[test]
 fn a_page_cut_at_max_page_bytes_says_so() {
     let dir = tempfile::tempdir().unwrap();
-    let para = "<p>A paragraph of the long page, repeated until the page is larger than the limit.</p>\n";
-    let long = format!("<html><body><article>{}</article></body></html>", para.repeat(400));
+    let para =
+        "<p>A paragraph of the long page, repeated until the page is larger than the limit.</p>\n";
+    let long = format!(
+        "<html><body><article>{}</article></body></html>",
+        para.repeat(400)
+    );
     let short = "<html><body><article><p>A short page with a paragraph long enough to be kept as its main text.</p></article></body></html>";
     let pages = dir.path().join("pages");
     std::fs::create_dir_all(&pages).unwrap();
@@ -65,22 +74,36 @@ fn a_page_cut_at_max_page_bytes_says_so() {
     let config = dir.path().join("limit.yaml");
     std::fs::write(&config, "max_page_bytes: 10000\n").unwrap();
     for input in [&pages, &warc] {
-        let out_dir = dir.path().join(format!("out-{}", input.file_name().unwrap().to_str().unwrap()));
-        let run = run(&["--config", s(&config), "run", s(input), "--out", s(&out_dir)]);
+        let out_dir = dir.path().join(format!(
+            "out-{}",
+            input.file_name().unwrap().to_str().unwrap()
+        ));
+        let run = run(&[
+            "--config",
+            s(&config),
+            "run",
+            s(input),
+            "--out",
+            s(&out_dir),
+        ]);
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(0), "{stderr}");
         let records = jsonl(&out_dir.join("pages.jsonl"));
         assert_eq!(records.len(), 2);
-        let cut: Vec<&serde_json::Value> =
-            records.iter().filter(|r| r.get("truncated_at").is_some()).collect();
+        let cut: Vec<&serde_json::Value> = records
+            .iter()
+            .filter(|r| r.get("truncated_at").is_some())
+            .collect();
         assert_eq!(cut.len(), 1, "{input:?}: {records:?}");
         assert_eq!(cut[0]["truncated_at"], 10000);
         assert!(cut[0]["text"].as_str().unwrap().contains("long page"));
-        assert!(stderr.contains("longer than max_page_bytes (10000)"), "{stderr}");
-        let summary: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(out_dir.join("summary.json")).unwrap(),
-        )
-        .unwrap();
+        assert!(
+            stderr.contains("longer than max_page_bytes (10000)"),
+            "{stderr}"
+        );
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+                .unwrap();
         assert_eq!(summary["pages_truncated"], 1, "{summary}");
     }
 }

@@ -36,12 +36,23 @@ fn empty_and_non_scalar_ids_are_no_keys_and_a_non_string_text_is_no_text() {
     std::fs::write(&input, lines.join("\n") + "\n").unwrap();
     let errors_file = dir.path().join("e.jsonl");
     let out = run(&["dedup", s(&input), "--errors", s(&errors_file)]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let kinds: Vec<(String, String)> = jsonl(&errors_file)
         .iter()
         .map(|e| {
             (
-                e["path"].as_str().unwrap().rsplit(':').next().unwrap().to_string(),
+                e["path"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit(':')
+                    .next()
+                    .unwrap()
+                    .to_string(),
                 e["error_kind"].as_str().unwrap().to_string(),
             )
         })
@@ -82,7 +93,10 @@ fn signature_lengths_have_an_upper_bound() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("limit of 4096"), "{args:?}: {err}");
-        assert!(start.elapsed().as_secs() < 5, "{args:?} ran before refusing");
+        assert!(
+            start.elapsed().as_secs() < 5,
+            "{args:?} ran before refusing"
+        );
     }
     run_ok(&["dedup", s(&input), "--num-perm", "4096"]);
 }
@@ -98,7 +112,10 @@ fn strict_rule_problems_do_not_say_skipped() {
     let out = run(&["extract", "--rules", s(&rules), "--strict", s(&page)]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("bad.yaml") && !err.contains("skipped"), "{err}");
+    assert!(
+        err.contains("bad.yaml") && !err.contains("skipped"),
+        "{err}"
+    );
     let out = run(&["extract", "--rules", s(&rules), s(&page)]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("file skipped"), "{err}");
@@ -139,7 +156,8 @@ fn write_typed(path: &Path, int_url: bool) {
 #[test]
 fn parquet_columns_of_the_wrong_type_are_named() {
     let dir = tempfile::tempdir().unwrap();
-    for (int_url, column, wanted) in [(true, "url", "a string"), (false, "popularity", "a number")] {
+    for (int_url, column, wanted) in [(true, "url", "a string"), (false, "popularity", "a number")]
+    {
         let file = dir.path().join(format!("p-{column}.parquet"));
         write_typed(&file, int_url);
         let out = run(&["extract", s(&file)]);
@@ -156,11 +174,18 @@ fn parquet_columns_of_the_wrong_type_are_named() {
 fn special_files_named_to_extract_are_named_for_what_they_are() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("pages.fifo");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     for (arg, what) in [("/dev/zero", "character device"), (s(&fifo), "FIFO")] {
         let out = run(&["extract", arg]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{arg}: {err}");
-        assert!(err.contains(what) && !err.contains("no such file"), "{arg}: {err}");
+        assert!(
+            err.contains(what) && !err.contains("no such file"),
+            "{arg}: {err}"
+        );
     }
 }

@@ -45,7 +45,13 @@ fn extract(name: &str, bytes: &[u8]) -> (Vec<usize>, Vec<String>, Option<i32>) {
             errors.push(e.to_string());
         } else {
             let text = r["text"].as_str().unwrap();
-            let n = text.split("page number ").nth(1).unwrap().split(' ').next().unwrap();
+            let n = text
+                .split("page number ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap();
             pages.push(n.parse().unwrap());
         }
     }
@@ -54,28 +60,62 @@ fn extract(name: &str, bytes: &[u8]) -> (Vec<usize>, Vec<String>, Option<i32>) {
 
 #[test]
 fn a_bad_record_in_a_plain_warc_costs_that_record_only() {
-    let bad_lengths = [("9999", "too large"), ("40", "too small"), ("abc", "not a number")];
+    let bad_lengths = [
+        ("9999", "too large"),
+        ("40", "too small"),
+        ("abc", "not a number"),
+    ];
     for (length, what) in bad_lengths {
-        let bytes = [record(1, None), record(2, Some(length)), record(3, None), record(4, None)].concat();
+        let bytes = [
+            record(1, None),
+            record(2, Some(length)),
+            record(3, None),
+            record(4, None),
+        ]
+        .concat();
         let (pages, errors, code) = extract("c.warc", &bytes);
         assert_eq!(code, Some(1), "{what}: {errors:?}");
         // Too large swallows record 3's start: its record is found again after the span.
-        assert!(pages.contains(&1) && pages.contains(&4), "Content-Length {what}: {pages:?} {errors:?}");
-        assert!(pages.contains(&3), "Content-Length {what}: {pages:?} {errors:?}");
+        assert!(
+            pages.contains(&1) && pages.contains(&4),
+            "Content-Length {what}: {pages:?} {errors:?}"
+        );
+        assert!(
+            pages.contains(&3),
+            "Content-Length {what}: {pages:?} {errors:?}"
+        );
         assert_eq!(errors.len(), 1, "Content-Length {what}: {errors:?}");
         let first = record(1, None).len();
-        assert!(errors[0].contains(&format!("offset {first}")), "{what}: {errors:?}");
+        assert!(
+            errors[0].contains(&format!("offset {first}")),
+            "{what}: {errors:?}"
+        );
     }
     // Garbage between two records.
-    let bytes = [record(1, None), b"garbage \x00\x01 bytes\r\n\r\n".to_vec(), record(2, None)].concat();
+    let bytes = [
+        record(1, None),
+        b"garbage \x00\x01 bytes\r\n\r\n".to_vec(),
+        record(2, None),
+    ]
+    .concat();
     let (pages, errors, code) = extract("g.warc", &bytes);
-    assert_eq!((pages, errors.len(), code), (vec![1, 2], 1, Some(1)), "{errors:?}");
+    assert_eq!(
+        (pages, errors.len(), code),
+        (vec![1, 2], 1, Some(1)),
+        "{errors:?}"
+    );
 }
 
 #[test]
 fn a_bad_member_of_a_warc_gz_costs_that_record_only() {
     let members = |second: Vec<u8>| -> Vec<u8> {
-        [gzip(&record(1, None)), second, gzip(&record(3, None)), gzip(&record(4, None))].concat()
+        [
+            gzip(&record(1, None)),
+            second,
+            gzip(&record(3, None)),
+            gzip(&record(4, None)),
+        ]
+        .concat()
     };
     let mut corrupt = gzip(&record(2, None));
     let mid = corrupt.len() / 2;
@@ -84,17 +124,32 @@ fn a_bad_member_of_a_warc_gz_costs_that_record_only() {
     }
     let cases = [
         ("corrupt member", members(corrupt)),
-        ("Content-Length too large", members(gzip(&record(2, Some("9999"))))),
-        ("Content-Length too small", members(gzip(&record(2, Some("40"))))),
-        ("Content-Length not a number", members(gzip(&record(2, Some("x1"))))),
-        ("garbage between members", members(b"not gzip at all, \x1f\x8b but no member".to_vec())),
+        (
+            "Content-Length too large",
+            members(gzip(&record(2, Some("9999")))),
+        ),
+        (
+            "Content-Length too small",
+            members(gzip(&record(2, Some("40")))),
+        ),
+        (
+            "Content-Length not a number",
+            members(gzip(&record(2, Some("x1")))),
+        ),
+        (
+            "garbage between members",
+            members(b"not gzip at all, \x1f\x8b but no member".to_vec()),
+        ),
     ];
     let first = gzip(&record(1, None)).len();
     for (what, bytes) in cases {
         let (pages, errors, code) = extract("c.warc.gz", &bytes);
         assert_eq!(pages, [1, 3, 4], "{what}: {errors:?}");
         assert_eq!(errors.len(), 1, "{what}: {errors:?}");
-        assert!(errors[0].contains(&format!("offset {first}")), "{what}: {errors:?}");
+        assert!(
+            errors[0].contains(&format!("offset {first}")),
+            "{what}: {errors:?}"
+        );
         assert_eq!(code, Some(1), "{what}");
     }
 }

@@ -174,7 +174,9 @@ proptest! {
                 0 => swap("99999").into_bytes(),
                 1 => swap("40").into_bytes(),
                 2 => swap("ten").into_bytes(),
-                _ => junk.clone(),
+                // Garbage lines between records: the next record starts on a line of its
+                // own (a record whose `WARC/1.` line is itself damaged is lost with it).
+                _ => [junk.as_slice(), b"\r\n"].concat(),
             }
         };
         let mut parts: Vec<Vec<u8>> = (1..=good).map(|n| warc_record(n % 9 + 1, PAGE).into_bytes()).collect();

@@ -6,7 +6,8 @@
 //! - `extract.rs`: `extract`, `extract_arrow`, `GroupExtractor`, `group_key`;
 //! - `dedup.rs`: `dedup`, `sign`, `sign_arrow`;
 //! - `index.rs`: `Index`;
-//! - `spark.rs`: `clusters_from_rows` (the Spark job's cluster records).
+//! - `spark.rs`: `clusters_from_rows` (the Spark job's cluster records);
+//! - `warc.rs`: `WarcReader` (a WARC file's pages as the CLI reads them).
 
 use pyo3::prelude::*;
 
@@ -15,6 +16,7 @@ mod dedup;
 mod extract;
 mod index;
 mod spark;
+mod warc;
 
 /// The native module; `thresher/__init__.py` re-exports it.
 #[pymodule]
@@ -34,6 +36,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dedup::sign_arrow, m)?)?;
     m.add_class::<index::Index>()?;
     m.add_function(wrap_pyfunction!(spark::clusters_from_rows, m)?)?;
+    m.add_class::<warc::WarcReader>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

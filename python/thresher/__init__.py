@@ -24,9 +24,11 @@ from ._native import (
     group_key,
     record_schema,
     sign_arrow,
+    WarcReader,
 )
 
 __all__ = [
+    "WarcReader",
     "clusters_from_rows",
     "ConfigError",
     "Error",

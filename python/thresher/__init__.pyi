@@ -2,7 +2,7 @@
 
 import datetime
 import os
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import pyarrow
 
@@ -95,6 +95,18 @@ def clusters_from_rows(
     (`main`, `member`, `similarity`, `first`, `main_degree`, `strict`, `canonical_with`),
     given the signature rows of the documents they name, with the signer's
     `thresher.dedup_config` schema metadata."""
+
+class WarcReader:
+    """The pages of one WARC file (`.warc` or `.warc.gz`) as the CLI reads them: the same
+    page names (`FILE#N`), the same records skipped, the same recovery after a damaged
+    record. Iterating gives `(path, url, html, fetched_at, content_type, error)` tuples;
+    a record that cannot be read is a row with `error` set and `html` None."""
+
+    def __init__(self, path: str, *, max_page_bytes: Optional[int] = None) -> None: ...
+    def __iter__(self) -> "WarcReader": ...
+    def __next__(
+        self,
+    ) -> Tuple[str, str, Optional[bytes], Optional[str], Optional[str], Optional[str]]: ...
 
 class Index:
     """The persistent dedup index in a directory (`thresher index`)."""

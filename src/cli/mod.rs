@@ -542,32 +542,37 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
         } => {
             dedup.apply(&mut config)?;
-            let inputs = if fetch {
-                if input.manifest.is_some() {
-                    return Err(Error::Config("--manifest does not go with --fetch".into()));
-                }
-                apply_input_flags(&input, &mut config);
-                let urls = fetch_args
-                    .urls(input.paths.iter().map(|p| p.to_string_lossy().into_owned()))?;
-                let warc = out.join("crawl.warc.gz");
-                let fetched = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?;
-                let mut inputs = source::discover(&[warc], None);
-                // A URL that could not be fetched is a failed record of the run, as a page
-                // that cannot be read is: in errors.jsonl and summary.json.
-                let manifest = fetched.manifest.display().to_string();
-                inputs.errors.extend(fetched.failures.into_iter().map(|(url, kind, message)| {
-                    crate::page::PageError {
-                        path: manifest.clone(),
-                        url,
-                        kind: crate::page::ErrorKind::Fetch,
-                        message: if kind.is_empty() { message } else { format!("{kind}: {message}") },
+            let inputs =
+                if fetch {
+                    if input.manifest.is_some() {
+                        return Err(Error::Config("--manifest does not go with --fetch".into()));
                     }
-                }));
-                inputs
-            } else {
-                fetch_args.check_without_fetch()?;
-                load_inputs(&input, &mut config)?
-            };
+                    apply_input_flags(&input, &mut config);
+                    let urls = fetch_args
+                        .urls(input.paths.iter().map(|p| p.to_string_lossy().into_owned()))?;
+                    let warc = out.join("crawl.warc.gz");
+                    let fetched = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?;
+                    let mut inputs = source::discover(&[warc], None);
+                    // A URL that could not be fetched is a failed record of the run, as a page
+                    // that cannot be read is: in errors.jsonl and summary.json.
+                    let manifest = fetched.manifest.display().to_string();
+                    inputs.errors.extend(fetched.failures.into_iter().map(
+                        |(url, kind, message)| crate::page::PageError {
+                            path: manifest.clone(),
+                            url,
+                            kind: crate::page::ErrorKind::Fetch,
+                            message: if kind.is_empty() {
+                                message
+                            } else {
+                                format!("{kind}: {message}")
+                            },
+                        },
+                    ));
+                    inputs
+                } else {
+                    fetch_args.check_without_fetch()?;
+                    load_inputs(&input, &mut config)?
+                };
             let front = rules_cmd::front(&rules, &config)?;
             let (cascade, learn) =
                 pipeline::build_cascade(&inputs, &config, front, input.templates.as_deref())?;

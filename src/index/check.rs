@@ -49,15 +49,17 @@ impl CheckReport {
 /// (an `unreachable!` in its B-tree code) instead of returning an error: the check turns
 /// such a panic into a problem (with the hook silenced, so no backtrace is printed).
 pub fn check(dir: &Path, wait: std::time::Duration) -> Result<CheckReport> {
-    store::catch_store_panics(&store::db_path(dir), || check_inner(dir, wait)).or_else(|e| match e {
-        crate::Error::Index { message, .. } if message.starts_with(store::PANIC_PREFIX) => {
-            Ok(CheckReport {
-                problems: vec![message],
-                ..CheckReport::default()
-            })
-        }
-        e => Err(e),
-    })
+    store::catch_store_panics(&store::db_path(dir), || check_inner(dir, wait)).or_else(
+        |e| match e {
+            crate::Error::Index { message, .. } if message.starts_with(store::PANIC_PREFIX) => {
+                Ok(CheckReport {
+                    problems: vec![message],
+                    ..CheckReport::default()
+                })
+            }
+            e => Err(e),
+        },
+    )
 }
 
 fn check_inner(dir: &Path, wait: std::time::Duration) -> Result<CheckReport> {

@@ -132,8 +132,10 @@ impl Index {
                     "damaged: document {id} is missing (run `index check`)"
                 ))
             })?;
-        let damaged =
-            |e: String| self.store.err(format!("damaged: document {id}: {e} (run `index check`)"));
+        let damaged = |e: String| {
+            self.store
+                .err(format!("damaged: document {id}: {e} (run `index check`)"))
+        };
         let (doc, sum) = store::unseal(doc.value()).map_err(damaged)?;
         let set = shingles
             .get(id)

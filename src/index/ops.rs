@@ -30,11 +30,7 @@ impl Index {
     /// threshold, all of them (no leader shortcut: a query asks for every match). The
     /// index is not changed. A bad line is an error on stderr naming file and line, and
     /// the other records are answered. Returns (records, records with a match, bad lines).
-    pub fn query(
-        &self,
-        files: &[PathBuf],
-        output: Option<&Path>,
-    ) -> Result<(usize, usize, usize)> {
+    pub fn query(&self, files: &[PathBuf], output: Option<&Path>) -> Result<(usize, usize, usize)> {
         let err = |e: &dyn std::fmt::Display| self.store.err(e);
         let txn = self.store.db.begin_read().map_err(|e| err(&e))?;
         let docs = txn.open_table(DOCS).map_err(|e| err(&e))?;

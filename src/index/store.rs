@@ -86,7 +86,8 @@ pub fn forget_template_date(
 pub const FORMAT: &str = "3";
 
 /// What each format added, for the message refusing an older one.
-const FORMAT_HISTORY: &str = "format 2 stores publication dates and canonical URLs, format 3 a checksum of every document";
+const FORMAT_HISTORY: &str =
+    "format 2 stores publication dates and canonical URLs, format 3 a checksum of every document";
 
 /// redb's page cache. redb's default (1 GiB) alone would exceed the memory budget of an
 /// add of a million documents (≤ 1 GB peak); 256 MiB keeps the postings' upper B-tree
@@ -468,7 +469,10 @@ pub fn seal(doc: &StoredDoc, shingles: &[u8]) -> Vec<u8> {
 /// the value fails its own checksum or does not decode.
 pub fn unseal(value: &[u8]) -> std::result::Result<(StoredDoc, u64), String> {
     let Some(body_len) = value.len().checked_sub(SEAL_BYTES) else {
-        return Err(format!("document record of {} bytes is truncated", value.len()));
+        return Err(format!(
+            "document record of {} bytes is truncated",
+            value.len()
+        ));
     };
     let (body, seal) = value.split_at(body_len);
     let sum = |at: usize| u64::from_le_bytes(seal[at..at + 8].try_into().expect("8 bytes"));
@@ -477,7 +481,9 @@ pub fn unseal(value: &[u8]) -> std::result::Result<(StoredDoc, u64), String> {
         let named = StoredDoc::decode(body)
             .map(|d| format!(" (key {:?}, as far as it can be read)", d.meta.key))
             .unwrap_or_default();
-        return Err(format!("checksum mismatch: the document record is damaged{named}"));
+        return Err(format!(
+            "checksum mismatch: the document record is damaged{named}"
+        ));
     }
     Ok((StoredDoc::decode(body)?, sum(8)))
 }
@@ -601,7 +607,10 @@ mod tests {
         for bit in 0..set.len() * 8 {
             let mut v = set.clone();
             v[bit / 8] ^= 1 << (bit % 8);
-            assert!(unseal_shingles(sum, &v).is_err(), "bit {bit} of the shingle set");
+            assert!(
+                unseal_shingles(sum, &v).is_err(),
+                "bit {bit} of the shingle set"
+            );
         }
         assert!(unseal(&value[..10]).is_err());
     }

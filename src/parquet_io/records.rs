@@ -32,7 +32,7 @@ const ROWS_PER_BATCH: usize = 4096;
 pub fn page_record_schema() -> SchemaRef {
     let utf8 = |name: &str| Field::new(name, DataType::Utf8, true);
     let float = |name: &str| Field::new(name, DataType::Float64, true);
-    let int = |name: &str| Field::new(name, DataType::UInt64, true);
+    let int = |name: &str| Field::new(name, DataType::Int64, true);
     Arc::new(Schema::new(vec![
         utf8("path"),
         utf8("url"),

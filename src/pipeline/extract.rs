@@ -8,10 +8,8 @@ use crate::error::Result;
 use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
-use crate::source;
 
 use super::output::round4;
-use super::stream::stream_pages;
 
 /// Characters of the decoded text [`looks_binary`] inspects (the page's beginning).
 /// 4 KiB: the head of an HTML page, enough to tell markup from binary. Hand-set, not
@@ -131,31 +129,4 @@ fn looks_binary(text: &str) -> bool {
         }
     }
     total > 0 && bad * BINARY_BAD_ONE_IN > total
-}
-
-/// Streams the pages of `inputs` through extraction, calling `sink` in input order.
-/// `per_page` runs in the worker right after extraction (e.g. to sign the text) and
-/// its result travels with the record.
-pub fn extract_all<T: Send>(
-    inputs: &source::Inputs,
-    config: &Config,
-    cascade: &Cascade,
-    progress: &indicatif::ProgressBar,
-    per_page: impl Fn(&ExtractRecord) -> T + Sync,
-    mut sink: impl FnMut(Result<(ExtractRecord, T), PageError>) -> Result<()>,
-) -> Result<usize> {
-    stream_pages(
-        inputs,
-        config,
-        |page| {
-            let record = super::record::page_record(page, cascade, config)?;
-            let extra = per_page(&record);
-            Ok((record, extra))
-        },
-        || cascade.end_batch(),
-        |result| {
-            progress.inc(1);
-            sink(result)
-        },
-    )
 }

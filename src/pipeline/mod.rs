@@ -55,11 +55,13 @@ pub use dedup_files::{
     dedup_files, dedup_paths, signed_docs, signer_for, DedupFiles, DEFAULT_SHINGLE_MB,
 };
 pub use errors::{errors_path_beside, ErrorLog};
-pub use extract::{decode_and_parse, decode_and_parse_within, extract_all, extract_page};
+pub use extract::{decode_and_parse, decode_and_parse_within, extract_page};
 pub use learn::{build_cascade, build_cascade_for_pages, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;
-pub use record::{page_record, page_records, record_json, write_record, PageResult, RecordOut};
+pub use record::{
+    extract_all, page_record, page_records, record_json, write_record, PageResult, RecordOut,
+};
 pub use sign::{
     collection_stats, for_each_signed, read_and_sign, read_and_sign_within, reread_shingle_sets,
 };

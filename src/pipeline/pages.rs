@@ -16,8 +16,8 @@ use crate::extract::Cascade;
 use crate::page::ErrorRecord;
 use crate::source;
 
-use super::extract::extract_all;
 use super::output::{open_output, write_json};
+use super::record::extract_all;
 use super::summary::Summary;
 
 /// Pass 1's file in the output folder (removed after pass 2).

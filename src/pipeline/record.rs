@@ -12,11 +12,11 @@ use crate::config::Config;
 use crate::error::Result;
 use crate::extract::Cascade;
 use crate::page::{ErrorRecord, ExtractRecord, Page, PageError};
-use crate::source::PageJob;
+use crate::source::{self, PageJob};
 
 use super::extract::extract_page;
 use super::output::write_json;
-use super::stream::stream_jobs;
+use super::stream::{stream_jobs, stream_pages};
 
 /// A page's outcome: its record, or why it has none (written as an error record).
 pub type PageResult = std::result::Result<ExtractRecord, PageError>;
@@ -25,8 +25,35 @@ pub type PageResult = std::result::Result<ExtractRecord, PageError>;
 /// is when read), decoded, parsed and extracted by `cascade`. What `thresher extract`
 /// writes for the page is [`write_record`] of this.
 pub fn page_record(mut page: Page, cascade: &Cascade, config: &Config) -> PageResult {
-    page.body.truncate(config.max_page_bytes);
+    page.cut_to(config.max_page_bytes);
     extract_page(&page, cascade, config)
+}
+
+/// Streams the pages of `inputs` through extraction, calling `sink` in input order.
+/// `per_page` runs in the worker right after extraction (e.g. to sign the text) and
+/// its result travels with the record.
+pub fn extract_all<T: Send>(
+    inputs: &source::Inputs,
+    config: &Config,
+    cascade: &Cascade,
+    progress: &indicatif::ProgressBar,
+    per_page: impl Fn(&ExtractRecord) -> T + Sync,
+    mut sink: impl FnMut(Result<(ExtractRecord, T), PageError>) -> Result<()>,
+) -> Result<usize> {
+    stream_pages(
+        inputs,
+        config,
+        |page| {
+            let record = page_record(page, cascade, config)?;
+            let extra = per_page(&record);
+            Ok((record, extra))
+        },
+        || cascade.end_batch(),
+        |result| {
+            progress.inc(1);
+            sink(result)
+        },
+    )
 }
 
 /// The records of pages in memory (loaded pages and per-row failures), in input order,

@@ -339,7 +339,10 @@ pub fn for_each_signed(
     mut on_chunk: impl FnMut(Vec<DocEntry>, usize) -> Result<()>,
 ) -> Result<()> {
     for_each_record(files, signer, &|| true, on_error, |block| {
-        on_chunk(block.docs.into_iter().map(|(_, d)| d).collect(), block.skipped)
+        on_chunk(
+            block.docs.into_iter().map(|(_, d)| d).collect(),
+            block.skipped,
+        )
     })
 }
 
@@ -508,7 +511,10 @@ impl From<DedupInput> for Record<'static> {
             id: r.id.map_or(Ok(None), id_key),
             path: r.path.map(Cow::Owned),
             url: r.url.map(Cow::Owned),
-            text_is_other: r.text.as_ref().is_some_and(|t| !t.is_string() && !t.is_null()),
+            text_is_other: r
+                .text
+                .as_ref()
+                .is_some_and(|t| !t.is_string() && !t.is_null()),
             text: match r.text {
                 Some(serde_json::Value::String(t)) => Some(Cow::Owned(t)),
                 _ => None,

@@ -56,8 +56,9 @@ impl Summary {
                 }
                 if let Some(tags) = r.tags_cut_at {
                     eprintln!(
-                        "warning: {}: more than {tags} opening tags (max_page_bytes / 48); only the part before them was parsed (the record says `tags_cut_at`)",
-                        r.path
+                        "warning: {}: more than {tags} opening tags (max_page_bytes / {}); only the part before them was parsed (the record says `tags_cut_at`)",
+                        r.path,
+                        crate::extract::dom::BYTES_PER_TAG
                     );
                 }
                 if r.truncated_at.is_some() || r.tags_cut_at.is_some() {

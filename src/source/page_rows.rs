@@ -44,7 +44,10 @@ pub fn schema_problem(schema: &Schema) -> Option<String> {
 
 /// What column `name` must be when `ty` is not that (`None`: fine, or not a column read).
 fn wrong_type(name: &str, ty: &DataType) -> Option<&'static str> {
-    let string = matches!(ty, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View);
+    let string = matches!(
+        ty,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    );
     let binary = matches!(
         ty,
         DataType::Binary | DataType::LargeBinary | DataType::BinaryView

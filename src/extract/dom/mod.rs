@@ -52,7 +52,10 @@ pub(crate) use attrs::kind_sig;
 pub(crate) use hidden::is_hidden;
 pub use limits::{limit_nesting, limit_tags};
 pub use node_text::{collapse, unspaced_word_len};
-pub use settings::{max_tags, DEFAULT_MAX_PAGE_BYTES, MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
+pub use settings::{
+    max_tags, BYTES_PER_TAG, DEFAULT_MAX_PAGE_BYTES, MAX_DEPTH, MAX_SOURCE_DEPTH,
+    NOSCRIPT_MIN_BYTES,
+};
 pub(crate) use tags::{classify, TagClass};
 
 use build::Builder;

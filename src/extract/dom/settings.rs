@@ -23,13 +23,12 @@ pub const DEFAULT_MAX_PAGE_BYTES: usize = 32 << 20;
 
 /// Bytes of `max_page_bytes` per opening tag a page may have ([`max_tags`]): memory
 /// follows the tags, not the bytes. A `<span>w</span>` (14 bytes, two nodes) costs about
-/// 560 bytes in work (html5ever's tree, the flat model, the text: 8 MiB of them peaked
-/// at 309 MB, 37 × the page; 49 MB at 1.17 GB). At 48 bytes a tag the work on a
-/// tag-dense page stays under 14 × `max_page_bytes` (measured: 8 MiB of spans, cut at
-/// 174,762 tags, 117 MB peak with the binary's own 18 MB), and the default cap (32 MiB)
-/// allows 699,050 opening tags, seventy times those of a large real page. Set with the
-/// node budget (issue 35); a safety bound, hand-set.
-pub const BYTES_PER_TAG: usize = 48;
+/// 700 bytes in work (html5ever's tree, the flat model, the text: 8 MiB of them peaked
+/// at 309 MB, 37 × the page; 49 MB at 1.17 GB). At 64 bytes a tag the work on a
+/// tag-dense page stays under 14 × `max_page_bytes` (48 bytes a tag, 174,762 tags of
+/// 8 MiB of spans, peaked at 153 MB, 18 ×), and the default cap (32 MiB) allows 524,288
+/// opening tags, fifty times those of a large real page. A safety bound, hand-set.
+pub const BYTES_PER_TAG: usize = 64;
 
 /// The opening tags a page may have under `max_page_bytes`: past them, the rest of the
 /// page is cut before parsing ([`limit_tags`](super::limit_tags)).

@@ -12,7 +12,7 @@
 /// 10 million, which sxd-xpath walks in about 2.5 s (4 M visits/s measured on the
 /// quadratic example above) and which a quadratic XPath reaches at about 3,160 elements,
 /// more than most pages have. Linear XPaths never reach it (a page has at most
-/// `max_page_bytes` / 48 tags, 699,050 at the default).
+/// `max_page_bytes` / 64 tags, 524,288 at the default).
 pub const DEFAULT_XPATH_BUDGET: u64 = 10_000_000;
 
 /// How many predicates deep the deepest absolute path or `preceding::`/`following::`

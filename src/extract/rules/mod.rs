@@ -184,7 +184,13 @@ impl RuleSet {
         let mut out = Vec::new();
         for f in &self.files {
             for r in &f.rules {
-                let all = r.when.iter().chain(&r.content).chain(&r.remove).chain(&r.title).chain(&r.date);
+                let all = r
+                    .when
+                    .iter()
+                    .chain(&r.content)
+                    .chain(&r.remove)
+                    .chain(&r.title)
+                    .chain(&r.date);
                 for &i in all {
                     let x = &self.xpaths[i];
                     if x.nesting > 0 && seen.insert(i) {

@@ -153,7 +153,10 @@ fn a_group_of_two_pages_learns_only_what_both_say() {
         Err(Fallback::SmallGroup)
     );
     // The operator report says why in words.
-    assert_eq!(Fallback::SmallGroup.to_string(), "the group has too few pages");
+    assert_eq!(
+        Fallback::SmallGroup.to_string(),
+        "the group has too few pages"
+    );
     assert!(answer(&ex, &pages[0].0, &pages[0].1).is_none());
     assert_eq!(counter(&ex, "fallback_small_group"), 1);
     assert_eq!(counter(&ex, "groups_learned"), 0);
