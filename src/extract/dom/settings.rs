@@ -25,8 +25,8 @@ pub const DEFAULT_MAX_PAGE_BYTES: usize = 32 << 20;
 /// follows the tags, not the bytes. A `<span>w</span>` (14 bytes, two nodes) costs about
 /// 700 bytes in work (html5ever's tree, the flat model, the text: 8 MiB of them peaked
 /// at 309 MB, 37 × the page; 49 MB at 1.17 GB). At 64 bytes a tag the work on a
-/// tag-dense page stays under 14 × `max_page_bytes` (48 bytes a tag, 174,762 tags of
-/// 8 MiB of spans, peaked at 153 MB, 18 ×), and the default cap (32 MiB) allows 524,288
+/// tag-dense page stays under 14 × `max_page_bytes` (8 MiB of spans: 106 MB peak at 64
+/// bytes a tag, 153 MB at 48), and the default cap (32 MiB) allows 524,288
 /// opening tags, fifty times those of a large real page. A safety bound, hand-set.
 pub const BYTES_PER_TAG: usize = 64;
 
