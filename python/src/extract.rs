@@ -80,8 +80,8 @@ pub fn extract<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (config, flags) = convert::options(options)?;
-    let mut page = convert::page(html, url, path, fetched_at, popularity, content_type)?;
-    page.cut_to(config.max_page_bytes);
+    // `page_record` cuts the body at `max_page_bytes`, as the CLI's readers do.
+    let page = convert::page(html, url, path, fetched_at, popularity, content_type)?;
     let engine = lone_page_engine(config, &flags)?;
     let json = py.detach(move || {
         let (config, cascade) = &*engine;
