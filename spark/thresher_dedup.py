@@ -57,18 +57,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--signatures", required=True, help="Parquet file (or directory) of `thresher sign`")
     p.add_argument("--out", required=True, help="output directory (Parquet)")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--strict", action="store_const", const="strict", dest="mode",
-                      help="dedup's strict clusters (stars around mains)")
-    mode.add_argument("--components", action="store_const", const="components", dest="mode",
-                      help="connected components")
-    p.add_argument("--master", help="Spark master (e.g. local[2]); default: spark-submit's")
-    p.add_argument("--shuffle-partitions", type=int, help="spark.sql.shuffle.partitions")
-    p.add_argument("--checkpoint-dir",
-                   help="reliable checkpoints on shared storage between rounds (default: local checkpoints)")
-    p.add_argument("--max-leader-rounds", type=int, default=0,
-                   help="stop splitting large buckets after N rounds (0: never); the members left "
-                        "then lose that bucket's candidates (reported), unlike dedup")
+    session.add_cluster_arguments(p)
     return p.parse_args(argv)
 
 

@@ -51,21 +51,11 @@ def parse_args(argv):
     p.add_argument("inputs", nargs="+", help="WARC files (*.warc, *.warc.gz) and Parquet files or folders")
     p.add_argument("--out", required=True, help="output directory: pages/ and clusters/ (Parquet)")
     p.add_argument("--config", help="options as the CLI's --config file (JSON or YAML)")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--strict", action="store_const", const="strict", dest="mode",
-                      help="dedup's strict clusters (stars around mains; the default)")
-    mode.add_argument("--components", action="store_const", const="components", dest="mode",
-                      help="connected components")
-    p.add_argument("--master", help="Spark master (e.g. local[2]); default: spark-submit's")
+    session.add_cluster_arguments(p)
     p.add_argument("--partitions", type=int,
                    help="partitions of the sites for extraction (default: the default parallelism x 4)")
-    p.add_argument("--shuffle-partitions", type=int, help="spark.sql.shuffle.partitions")
     p.add_argument("--threads", type=int, default=1,
                    help="threads of the package per task (default 1: Spark runs a task per core)")
-    p.add_argument("--checkpoint-dir",
-                   help="reliable checkpoints on shared storage (default: local checkpoints)")
-    p.add_argument("--max-leader-rounds", type=int, default=0,
-                   help="stop splitting large buckets after N rounds (0: never)")
     return p.parse_args(argv)
 
 

@@ -74,17 +74,25 @@ impl Config {
     /// program's options, e.g. the Python binding's keyword arguments), over the defaults.
     /// Unknown keys are errors with the same message as in a file.
     pub fn from_options(options: serde_json::Value) -> Result<Config> {
-        serde_json::from_value(options).map_err(|e| Error::Config(format!("options: {e}")))
+        let config: Config =
+            serde_json::from_value(options).map_err(|e| Error::Config(format!("options: {e}")))?;
+        config.dedup.validate()?;
+        Ok(config)
     }
 
     /// Read a YAML configuration file over the defaults. Unknown keys are errors (a typo
     /// must not silently leave a default in place).
     pub fn load(path: &Path) -> Result<Config> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        serde_norway::from_str(&text).map_err(|source| Error::ConfigFile {
+        let config: Config = serde_norway::from_str(&text).map_err(|source| Error::ConfigFile {
             path: path.to_owned(),
             source,
-        })
+        })?;
+        config
+            .dedup
+            .validate()
+            .map_err(|e| Error::Config(format!("{}: {e}", path.display())))?;
+        Ok(config)
     }
 }
 

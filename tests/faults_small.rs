@@ -189,3 +189,22 @@ fn special_files_named_to_extract_are_named_for_what_they_are() {
         );
     }
 }
+
+#[test]
+fn config_file_options_are_held_to_the_flags_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("d.jsonl");
+    std::fs::write(&input, format!("{{\"id\": \"a\", \"text\": \"{TEXT}\"}}\n")).unwrap();
+    for (yaml, wanted) in [
+        ("dedup:\n  num_perm: 0\n", "num_perm"),
+        ("dedup:\n  threshold: 1.5\n", "threshold"),
+        ("dedup:\n  supershingles: [1000, 1000]\n", "limit of 4096"),
+    ] {
+        let config = dir.path().join("c.yaml");
+        std::fs::write(&config, yaml).unwrap();
+        let out = run(&["dedup", s(&input), "--config", s(&config)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{yaml}: {err}");
+        assert!(err.contains(wanted), "{yaml}: {err}");
+    }
+}

@@ -111,3 +111,52 @@ def test_index_equals_cli(cli, docs, tmp_path):
         thresher.Index(py_dir, threshold=0.5)
     with pytest.raises(thresher.IndexStoreError):
         thresher.Index(tmp_path / "missing-index")
+
+
+def test_index_check_repair_and_readers(docs, tmp_path):
+    records, _ = docs
+    ix = tmp_path / "ix"
+    index = thresher.Index(ix, create=True)
+    index.add(records[:500])
+    report = index.check()
+    assert report["ok"] and report["documents"] > 400 and report["damaged"] == []
+    repaired = index.repair()
+    assert repaired["lost"] == [] and repaired["kept"] == report["documents"]
+    # Readers open the store read-only: they work on a read-only file (for a user
+    # other than root, which ignores the mode) and never write to it.
+    store = ix / "index.redb"
+    before = store.read_bytes()
+    store.chmod(0o444)
+    reader = thresher.Index(ix)
+    assert reader.stats()["documents"] == report["documents"]
+    assert len(reader.query(records[:5], wait=0.5)) == 5
+    assert reader.export() and reader.check()["ok"]
+    assert store.read_bytes() == before
+    with pytest.raises(thresher.ConfigError, match="wait"):
+        reader.query(records[:1], wait=-1)
+    store.chmod(0o644)
+    # A store whose pages are overwritten is damage: check says so, never "ok".
+    damaged = bytearray(before)
+    damaged[len(damaged) // 4 :] = bytes(len(damaged) - len(damaged) // 4)
+    store.write_bytes(bytes(damaged))
+    try:
+        report = thresher.Index(ix).check()
+    except thresher.IndexStoreError:
+        report = None  # cannot be opened at all: refused with an error, as the CLI does
+    assert report is None or not report["ok"]
+
+
+@pytest.mark.parametrize(
+    "options, key",
+    [
+        ({"threshold": 1.5}, "threshold"),
+        ({"num_perm": 0}, "num_perm"),
+        ({"num_perm": 100000}, "limit of 4096"),
+        ({"supershingles": [1000, 1000]}, "limit of 4096"),
+        ({"shingle": {"length": 0}}, "shingle length"),
+    ],
+)
+def test_dedup_options_out_of_range_are_refused(docs, options, key):
+    records, _ = docs
+    with pytest.raises(thresher.ConfigError, match=key):
+        thresher.dedup(records[:10], **options)

@@ -118,11 +118,17 @@ class Index:
     def path(self) -> str: ...
     def add(self, records: _Records, *, commit_every: int = 10000) -> Dict[str, Any]:
         """Add a batch; its report with the clusters it touched."""
-    def query(self, records: _Records) -> List[Dict[str, Any]]:
-        """Stored documents near each record."""
+    def query(self, records: _Records, *, wait: float = 0.0) -> List[Dict[str, Any]]:
+        """Stored documents near each record (read-only; waits up to `wait` s for an add)."""
     def remove(self, keys: List[str]) -> Dict[str, Any]:
         """Remove documents by key."""
-    def export(self) -> List[Dict[str, Any]]:
-        """Every cluster of the index."""
-    def stats(self) -> Dict[str, Any]:
-        """The index's counters and options."""
+    def export(self, *, wait: float = 0.0) -> List[Dict[str, Any]]:
+        """Every cluster of the index (read-only)."""
+    def stats(self, *, wait: float = 0.0) -> Dict[str, Any]:
+        """The index's counters and options (read-only)."""
+    def check(self, *, wait: float = 0.0) -> Dict[str, Any]:
+        """Verify without writing: `ok`, `documents`, `postings`, `repaired`, `damaged`
+        (every document failing its checksums), `problems`, `more_problems`. A busy index
+        raises IndexStoreError after `wait` seconds."""
+    def repair(self) -> Dict[str, Any]:
+        """Keep what is intact (`thresher index repair`): `store_repaired`, `kept`, `lost`."""

@@ -294,23 +294,12 @@ impl DedupArgs {
     fn apply(&self, config: &mut Config) -> Result<()> {
         let d = &mut config.dedup;
         if let Some(t) = self.threshold {
-            if !(0.0..=1.0).contains(&t) {
-                return Err(Error::Config(format!(
-                    "--threshold must be within 0..1, not {t}"
-                )));
-            }
             d.threshold = t;
         }
         if let Some(n) = self.num_perm {
-            if n == 0 {
-                return Err(Error::Config("--num-perm must be at least 1".into()));
-            }
             d.num_perm = n;
         }
         if let Some(n) = self.shingle_length {
-            if n == 0 {
-                return Err(Error::Config("--shingle-length must be at least 1".into()));
-            }
             d.shingle.length = n;
         }
         if let Some(p) = self.normalize {
@@ -360,23 +349,8 @@ impl DedupArgs {
         if self.no_canonical {
             d.canonical = false;
         }
-        if d.mode == ClusterMode::Itemsets && d.method != Method::Minhash {
-            return Err(Error::Config(format!(
-                "--mode itemsets mines the documents' bottom-k sketches: it needs --method minhash, not {}",
-                d.method
-            )));
-        }
-        // The signature's length, from --num-perm, --bands or the config file.
-        if d.sketch_len() > dedup::MAX_SKETCH_LEN {
-            return Err(Error::Config(format!(
-                "a signature of {} values (--num-perm, or M×N of --bands) is over the limit of {}: each document would cost {} KB of signature and its signing time grows with it, for an estimate already within ±{:.1} % at the limit",
-                d.sketch_len(),
-                dedup::MAX_SKETCH_LEN,
-                d.sketch_len() * 8 / 1024,
-                100.0 / (dedup::MAX_SKETCH_LEN as f64).sqrt()
-            )));
-        }
-        Ok(())
+        // Ranges of the flags and of the --config file alike.
+        d.validate()
     }
 }
 

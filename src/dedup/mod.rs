@@ -134,6 +134,60 @@ impl Default for DedupConfig {
 }
 
 impl DedupConfig {
+    /// The ranges every entry point holds the options to (flags, `--config` files, the
+    /// Python package's keyword options), each error naming the key and its flag.
+    pub fn validate(&self) -> crate::Result<()> {
+        let bad = |m: String| Err(crate::Error::Config(m));
+        let unit = |v: f64| (0.0..=1.0).contains(&v);
+        if !unit(self.threshold) {
+            return bad(format!(
+                "threshold (--threshold) must be within 0..1, not {}",
+                self.threshold
+            ));
+        }
+        if !unit(self.candidate_recall) || self.candidate_recall == 0.0 {
+            return bad(format!(
+                "candidate_recall must be within 0..1 and above 0, not {}",
+                self.candidate_recall
+            ));
+        }
+        if !unit(self.canonical_min_similarity) {
+            return bad(format!(
+                "canonical_min_similarity must be within 0..1, not {}",
+                self.canonical_min_similarity
+            ));
+        }
+        if self.num_perm == 0 {
+            return bad("num_perm (--num-perm) must be at least 1".into());
+        }
+        if self.shingle.length == 0 {
+            return bad("shingle length (--shingle-length) must be at least 1".into());
+        }
+        if let Some([m, n]) = self.supershingles {
+            if m == 0 || n == 0 {
+                return bad(format!(
+                    "supershingles (--bands) must be M×N with M, N ≥ 1, not {m}×{n}"
+                ));
+            }
+        }
+        if self.mode == ClusterMode::Itemsets && self.method != Method::Minhash {
+            return bad(format!(
+                "mode itemsets (--mode) mines the documents' bottom-k sketches: it needs method minhash (--method), not {}",
+                self.method
+            ));
+        }
+        if self.sketch_len() > MAX_SKETCH_LEN {
+            return bad(format!(
+                "a signature of {} values (num_perm / --num-perm, or M×N of supershingles / --bands) is over the limit of {}: each document would cost {} KB of signature and its signing time grows with it, for an estimate already within ±{:.1} % at the limit",
+                self.sketch_len(),
+                MAX_SKETCH_LEN,
+                self.sketch_len() * 8 / 1024,
+                100.0 / (MAX_SKETCH_LEN as f64).sqrt()
+            ));
+        }
+        Ok(())
+    }
+
     pub fn banding(&self) -> Banding {
         match self.supershingles {
             Some([m, n]) => Banding { bands: m, rows: n },
@@ -142,7 +196,7 @@ impl DedupConfig {
     }
 
     /// Signature length: `num_perm`, or M·N with supershingles (at most
-    /// [`MAX_SKETCH_LEN`], checked where options are read).
+    /// [`MAX_SKETCH_LEN`], checked by [`DedupConfig::validate`]).
     pub fn sketch_len(&self) -> usize {
         self.supershingles
             .map_or(self.num_perm, |[m, n]| m.saturating_mul(n))

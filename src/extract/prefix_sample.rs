@@ -96,10 +96,18 @@ impl<T: Clone> PrefixSampler<T> {
     }
 }
 
-/// The URLs that a [`PrefixSampler`] of `k` would keep in some prefix's sample, computed
-/// from the URL list alone: when URLs are known before reading (files, manifests), only
-/// these pages need parsing in the learning pass.
-pub fn sample_urls<'a>(urls: impl Iterator<Item = &'a str>, k: usize) -> HashSet<&'a str> {
+/// The URLs that a [`PrefixSampler`] of `k` would keep in the sample of some prefix of at
+/// least `min_pages` pages (the groups [`PrefixSampler::groups`] hands on with that
+/// minimum), computed from the URL list alone: only these pages need parsing in the
+/// learning pass. Those prefixes' samples come out the same whether the other pages are
+/// added or only counted; a prefix with fewer pages learns nothing, so its pages are not
+/// parsed for it (on a crawl of many sites, most single pages of a site are not parsed
+/// twice).
+pub fn sample_urls<'a>(
+    urls: impl Iterator<Item = &'a str>,
+    k: usize,
+    min_pages: usize,
+) -> HashSet<&'a str> {
     let k = k.max(2);
     let mut by_prefix: HashMap<String, Vec<(u64, &'a str)>> = HashMap::new();
     for url in urls {
@@ -110,6 +118,9 @@ pub fn sample_urls<'a>(urls: impl Iterator<Item = &'a str>, k: usize) -> HashSet
     }
     let mut chosen = HashSet::new();
     for (_, mut list) in by_prefix {
+        if list.len() < min_pages {
+            continue;
+        }
         list.sort_unstable();
         list.dedup();
         chosen.extend(list.into_iter().take(k).map(|(_, u)| u));
@@ -124,7 +135,7 @@ mod tests {
     #[test]
     fn sample_urls_match_what_the_sampler_keeps() {
         let urls: Vec<String> = (0..50).map(|k| format!("http://s.ru/a/{k}.html")).collect();
-        let chosen = sample_urls(urls.iter().map(String::as_str), 10);
+        let chosen = sample_urls(urls.iter().map(String::as_str), 10, 1);
         let mut sampler = PrefixSampler::new(10);
         for u in &urls {
             sampler.add(u, ());
@@ -134,8 +145,28 @@ mod tests {
         assert_eq!(sampler.pages("s.ru/a/"), 50);
         // A bigger sample contains the smaller one (methods with different sample sizes
         // share one learning pass).
-        let more = sample_urls(urls.iter().map(String::as_str), 20);
+        let more = sample_urls(urls.iter().map(String::as_str), 20, 1);
         assert!(chosen.is_subset(&more));
+    }
+
+    #[test]
+    fn pages_only_in_small_prefixes_are_not_sampled() {
+        let mut urls: Vec<String> = (0..5).map(|k| format!("http://s.ru/big/{k}.html")).collect();
+        urls.push("http://lone.ru/x.html".into());
+        let chosen = sample_urls(urls.iter().map(String::as_str), 3, 2);
+        assert!(!chosen.contains("http://lone.ru/x.html"));
+        // The samples of the prefixes that learn are those of the sampler fed every page.
+        let mut all = PrefixSampler::new(3);
+        let mut some = PrefixSampler::new(3);
+        for u in &urls {
+            all.add(u, url_hash(u));
+            if chosen.contains(u.as_str()) {
+                some.add(u, url_hash(u));
+            } else {
+                some.count(u);
+            }
+        }
+        assert_eq!(all.groups(2), some.groups(2));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::store::{self, Store, DATES, DOCS, KEYS, POSTINGS, SETTINGS, SHINGLES}
 use crate::error::Result;
 
 /// What `index repair` did.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize)]
 pub struct RepairReport {
     /// redb fixed its own pages or allocator state (an unclean shutdown).
     pub store_repaired: bool,

@@ -3,7 +3,7 @@
 //! templates checked against this run's pages) and building the extraction cascade:
 //! front extractors (site rules), the cross-page method, the local heuristic.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
@@ -54,28 +54,23 @@ pub fn build_cascade(
 
 /// [`build_cascade`] for pages held in memory (a group of pages handed over by a
 /// program): the same learning pass over the same samples, so each page's record is the
-/// one `thresher extract` writes when these pages are its input.
-/// Fewer pages than [`fewest_learning_pages`] learn nothing, so they are not parsed for
-/// learning: a single page given alone costs one parse, and gets the same cascade
-/// (with empty templates and models) as `thresher extract` of that page alone.
+/// one `thresher extract` writes when these pages are its input. Pages of groups too
+/// small to learn from are not parsed for learning: a single page given alone costs one
+/// parse, and gets the same cascade (with empty templates and models) as `thresher
+/// extract` of that page alone.
 pub fn build_cascade_for_pages(
     pages: &[Page],
     config: &Config,
     front: Vec<Box<dyn crate::extract::Extractor>>,
     templates_dir: Option<&Path>,
 ) -> Result<(Cascade, Option<LearnReport>)> {
-    let learning = if pages.len() < fewest_learning_pages(config) && templates_dir.is_none() {
-        &[]
-    } else {
-        pages
-    };
-    cascade_from(LearnSource::Pages(learning), config, front, templates_dir)
+    cascade_from(LearnSource::Pages(pages), config, front, templates_dir)
 }
 
-/// The fewest pages from which the cross-page methods of `config` can learn anything:
-/// Infholder needs two pages of a group (an LCS of one vector is the page itself);
-/// style-inbreeding `min_group_pages`, or two with `small_groups`.
-pub fn fewest_learning_pages(config: &Config) -> usize {
+/// The fewest pages from which the cross-page methods of `config` learn anything: a
+/// prefix with fewer pages gets no Infholder template (`infholder.min_group_pages`) and
+/// no style-inbreeding model (`inbreeding.min_group_pages`, or two with `small_groups`).
+fn fewest_learning_pages(config: &Config) -> usize {
     let method = config.cross_page_method();
     let ib = &config.inbreeding;
     let inbreeding = if ib.small_groups {
@@ -84,12 +79,12 @@ pub fn fewest_learning_pages(config: &Config) -> usize {
         ib.min_group_pages
     };
     [
-        (method.uses_infholder(), 2),
-        (method.uses_inbreeding(), inbreeding.max(1)),
+        (method.uses_infholder(), config.infholder.min_group_pages),
+        (method.uses_inbreeding(), inbreeding),
     ]
     .iter()
     .filter(|(used, _)| *used)
-    .map(|(_, n)| *n)
+    .map(|(_, n)| (*n).max(1))
     .min()
     .unwrap_or(usize::MAX)
 }
@@ -100,12 +95,52 @@ enum LearnSource<'a> {
     Pages(&'a [Page]),
 }
 
-/// What the learning pass streams: the sampled inputs, all inputs (saved templates are
-/// checked against every page), or pages in memory.
-enum Pass<'a> {
-    Sampled(source::Inputs),
-    All(&'a source::Inputs),
+/// What the learning pass streams: the inputs (files no sample needs left out) or pages
+/// in memory.
+enum Pass {
+    Inputs(source::Inputs),
     Jobs(Vec<PageJob>),
+}
+
+/// Count a page that no sample needs towards its groups, for each method in use.
+fn count_page(
+    learner: &mut Option<Learner>,
+    breeder: &mut Option<inbreeding::Learner>,
+    url: &str,
+) {
+    if let Some(l) = learner.as_mut() {
+        l.count(url);
+    }
+    if let Some(b) = breeder.as_mut() {
+        b.count(url);
+    }
+}
+
+fn owned(urls: HashSet<&str>) -> HashSet<String> {
+    urls.into_iter().map(str::to_owned).collect()
+}
+
+/// The URLs of the WARC records and Parquet rows of `inputs`, read without parsing a
+/// page (a record that cannot be read is left out here and reported by the extraction
+/// pass).
+fn record_urls(inputs: &source::Inputs, config: &Config) -> Vec<String> {
+    let loaded_url = |job: PageJob| match job {
+        PageJob::Loaded(page) => Some(page.url),
+        PageJob::File(_) | PageJob::Failed(_) => None,
+    };
+    let mut urls = Vec::new();
+    for path in &inputs.warcs {
+        if let Ok(pages) = source::warc::WarcPages::open(path, config.max_page_bytes) {
+            urls.extend(pages.filter_map(loaded_url));
+        }
+    }
+    for path in &inputs.parquets {
+        if let Ok(rows) = source::parquet_pages::ParquetPages::open(path, config.max_page_bytes)
+        {
+            urls.extend(rows.filter_map(loaded_url));
+        }
+    }
+    urls
 }
 
 fn cascade_from(
@@ -140,14 +175,18 @@ fn cascade_from(
     Ok((Cascade::new(steps), report))
 }
 
-/// What the learning pass keeps of a page: its URL, its block vector (Infholder), its
-/// profile (style-inbreeding), and whether the saved template of its group fits it.
-type Sampled = (
-    String,
-    Option<Vec<u32>>,
-    Option<inbreeding::Profile>,
-    Option<(String, bool)>,
-);
+/// What the learning pass keeps of a page: its block vector (Infholder), its profile
+/// (style-inbreeding), and whether the saved template of its group fits it; or only its
+/// URL, counted towards its groups, when no sample needs it.
+enum Learnt {
+    Parsed {
+        url: String,
+        vector: Option<Vec<u32>>,
+        profile: Option<inbreeding::Profile>,
+        saved_fit: Option<(String, bool)>,
+    },
+    Counted(String),
+}
 
 /// What the learning pass produced for each cross-page method in use.
 struct Learned {
@@ -188,9 +227,7 @@ fn learn_pass(
     // Per saved template: pages of this run it was tried on, and how many it did not fit.
     let mut fit: HashMap<String, (usize, usize)> = Default::default();
     let mut pages_seen = 0;
-    // Without saved templates to check, only the pages some sample needs are parsed
-    // (URLs of files are known before reading); WARC records are all read. Samples are
-    // the pages of smallest URL hash, so the larger sample holds the smaller one.
+    // One pass serves both methods: the larger sample.
     let sample_pages = [
         (use_infholder, config.infholder.sample_pages),
         (use_inbreeding, config.inbreeding.sample_pages),
@@ -200,53 +237,49 @@ fn learn_pass(
     .map(|(_, k)| *k)
     .max()
     .unwrap_or(0);
-    // What the pass reads: the sampled pages, the others only counted.
-    let mut count = |url: &str| {
-        if let Some(l) = learner.as_mut() {
-            l.count(url);
+    // What the pass parses: the sampled pages; the others are only counted. Without saved
+    // templates to check, the sample is known before parsing: the URLs of files and pages
+    // in memory are at hand, those of WARC records and Parquet rows are read first (no
+    // parsing). Samples are the pages of smallest URL hash, so the larger sample holds the
+    // smaller one. With saved templates every page is parsed (each is checked against
+    // its group's template).
+    let min_pages = fewest_learning_pages(config);
+    let sample: Option<HashSet<String>> = match &source {
+        _ if !saved.templates.is_empty() => None,
+        LearnSource::Inputs(inputs) => {
+            let records = record_urls(inputs, config);
+            let urls = inputs.files.iter().map(|f| f.url.as_str());
+            let urls = urls.chain(records.iter().map(String::as_str));
+            Some(owned(prefix_sample::sample_urls(urls, sample_pages, min_pages)))
         }
-        if let Some(b) = breeder.as_mut() {
-            b.count(url);
+        LearnSource::Pages(pages) => {
+            let urls = pages.iter().map(|p| p.url.as_str());
+            Some(owned(prefix_sample::sample_urls(urls, sample_pages, min_pages)))
         }
     };
+    let sampled = |url: &str| sample.as_ref().is_none_or(|s| s.contains(url));
     let pass = match source {
-        LearnSource::Inputs(inputs) if saved.templates.is_empty() => {
-            let sample = prefix_sample::sample_urls(
-                inputs.files.iter().map(|f| f.url.as_str()),
-                sample_pages,
-            );
-            let (sampled, counted): (Vec<_>, Vec<_>) = inputs
-                .files
-                .iter()
-                .cloned()
-                .partition(|f| sample.contains(f.url.as_str()));
+        LearnSource::Inputs(inputs) => {
+            let (files, counted): (Vec<_>, Vec<_>) =
+                inputs.files.iter().cloned().partition(|f| sampled(&f.url));
             for f in &counted {
-                count(&f.url);
+                count_page(&mut learner, &mut breeder, &f.url);
             }
-            Pass::Sampled(source::Inputs {
-                files: sampled,
+            Pass::Inputs(source::Inputs {
+                files,
                 warcs: inputs.warcs.clone(),
                 parquets: inputs.parquets.clone(),
                 errors: Vec::new(),
             })
         }
-        LearnSource::Inputs(inputs) => Pass::All(inputs),
-        LearnSource::Pages(pages) => {
-            // Pages in memory are sampled like files: their URLs are known before parsing.
-            let sample =
-                prefix_sample::sample_urls(pages.iter().map(|p| p.url.as_str()), sample_pages);
-            let mut jobs = Vec::new();
-            for page in pages {
-                if saved.templates.is_empty() && !sample.contains(page.url.as_str()) {
-                    count(&page.url);
-                } else {
-                    jobs.push(PageJob::Loaded(page.clone()));
-                }
-            }
-            Pass::Jobs(jobs)
-        }
+        LearnSource::Pages(pages) => Pass::Jobs(
+            pages.iter().cloned().map(PageJob::Loaded).collect(),
+        ),
     };
-    let work = |page: Page| -> Result<Sampled, PageError> {
+    let work = |page: Page| -> Result<Learnt, PageError> {
+        if !sampled(&page.url) {
+            return Ok(Learnt::Counted(page.url));
+        }
         let (parsed, _) = decode_and_parse_within(&page, config.max_page_bytes)?;
         let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
         let profile = use_inbreeding.then(|| {
@@ -264,31 +297,42 @@ fn learn_pass(
             }),
             None => None,
         };
-        Ok((page.url, vector, profile, saved_fit))
+        Ok(Learnt::Parsed {
+            url: page.url,
+            vector,
+            profile,
+            saved_fit,
+        })
     };
-    let sink = |result: Result<Sampled, PageError>| -> Result<()> {
-        if let Ok((url, vector, profile, saved_fit)) = result {
-            pages_seen += 1;
-            if let (Some(l), Some(v)) = (learner.as_mut(), vector) {
-                l.add(&url, v);
+    let sink = |result: Result<Learnt, PageError>| -> Result<()> {
+        match result {
+            Ok(Learnt::Counted(url)) => count_page(&mut learner, &mut breeder, &url),
+            Ok(Learnt::Parsed {
+                url,
+                vector,
+                profile,
+                saved_fit,
+            }) => {
+                pages_seen += 1;
+                if let (Some(l), Some(v)) = (learner.as_mut(), vector) {
+                    l.add(&url, v);
+                }
+                if let (Some(b), Some(p)) = (breeder.as_mut(), profile) {
+                    b.add(&url, p);
+                }
+                if let Some((group, ok)) = saved_fit {
+                    let e = fit.entry(group).or_default();
+                    e.0 += 1;
+                    e.1 += usize::from(!ok);
+                }
             }
-            if let (Some(b), Some(p)) = (breeder.as_mut(), profile) {
-                b.add(&url, p);
-            }
-            if let Some((group, ok)) = saved_fit {
-                let e = fit.entry(group).or_default();
-                e.0 += 1;
-                e.1 += usize::from(!ok);
-            }
+            Err(_) => {}
         }
         Ok(())
     };
     match pass {
-        Pass::Sampled(inputs) => {
+        Pass::Inputs(inputs) => {
             stream_pages(&inputs, config, work, || {}, sink)?;
-        }
-        Pass::All(inputs) => {
-            stream_pages(inputs, config, work, || {}, sink)?;
         }
         Pass::Jobs(jobs) => stream_jobs(jobs, config, work, || {}, sink)?,
     }

@@ -532,7 +532,7 @@ mod tests {
         let config = InfholderConfig::default();
         let urls: Vec<String> = (0..50).map(|k| format!("http://s.ru/a/{k}.html")).collect();
         let chosen =
-            prefix_sample::sample_urls(urls.iter().map(String::as_str), config.sample_pages);
+            prefix_sample::sample_urls(urls.iter().map(String::as_str), config.sample_pages, 1);
         let mut learner = Learner::new(&config);
         for u in &urls {
             learner.add(u, vec![1]);
