@@ -42,22 +42,8 @@ fn empty_and_non_scalar_ids_are_no_keys_and_a_non_string_text_is_no_text() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let kinds: Vec<(String, String)> = jsonl(&errors_file)
-        .iter()
-        .map(|e| {
-            (
-                e["path"]
-                    .as_str()
-                    .unwrap()
-                    .rsplit(':')
-                    .next()
-                    .unwrap()
-                    .to_string(),
-                e["error_kind"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    let want: Vec<(String, String)> = [
+    let kinds = error_kinds(&errors_file, ':');
+    let want = owned_pairs(&[
         ("1", "no_key"),
         ("2", "no_key"),
         ("3", "no_key"),
@@ -65,10 +51,7 @@ fn empty_and_non_scalar_ids_are_no_keys_and_a_non_string_text_is_no_text() {
         ("5", "no_key"),
         ("6", "no_text"),
         ("7", "no_text"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
+    ]);
     assert_eq!(kinds, want);
     // A numeric id is a key (its JSON text): 12 and k are one cluster.
     let clusters = stdout_jsonl(&out);
