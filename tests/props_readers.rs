@@ -320,7 +320,7 @@ proptest! {
         for p in &m.problems {
             prop_assert!(p.path.contains("manifest.jsonl:"), "{}", p);
         }
-        let inputs = source::discover(&[], Some(&m));
+        let inputs = source::discover(&[], Some(&m), 1 << 20);
         prop_assert_eq!(inputs.files.len(), m.entries.len());
         prop_assert_eq!(inputs.errors.len(), m.problems.len());
     }
