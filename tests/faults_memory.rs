@@ -92,8 +92,8 @@ fn a_tag_dense_page_stays_under_its_memory_bound() {
     let records = stdout_jsonl(&out);
     assert_eq!(records[0]["tags_cut_at"], max / 64, "{stderr}");
     assert!(stderr.contains("opening tags"), "{stderr}");
-    // The README's bound: 14 × max_page_bytes per page in work (plus the binary's own
-    // ~20 MB).
+    // docs/source.md's bound for markup-dense pages: 14 × max_page_bytes in work (plus
+    // the binary's own ~20 MB).
     let bound_kb = (14 * max as u64 + (20 << 20)) / 1024;
     assert!(
         peak_kb <= bound_kb,

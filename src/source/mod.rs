@@ -237,7 +237,7 @@ pub fn discover(
                         inputs.errors.push(arg_error(
                             e.path(),
                             format!(
-                                "{what} in a directory is not read (opening it could wait for ever); name it as an argument to read it as a stream"
+                                "{what} in a directory is not read (opening it would wait for a writer); name it as an argument to read it as a stream"
                             ),
                         ));
                     }
