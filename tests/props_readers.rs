@@ -216,6 +216,7 @@ proptest! {
                 fetched_at: None,
                 popularity: 0.0,
                 content_type: None,
+                spool: None,
             };
             let cascade = Cascade::local(HeuristicConfig::default());
             PageJob::File(input)
