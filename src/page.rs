@@ -139,6 +139,11 @@ pub struct ExtractRecord {
     /// and only its part before them was parsed (absent for pages within it).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub tags_cut_at: Option<usize>,
+    /// How many attributes were dropped before parsing, past the page's attribute budget
+    /// (`max_page_bytes` / 16, `dom::max_attributes`) or a tag's 1,000
+    /// (`dom::MAX_ATTRIBUTES_PER_TAG`); absent for pages within them.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub attributes_dropped: Option<usize>,
     /// Publication date, language, canonical URL, author, site name, description
     /// (`extract::metadata`), written after the fields above.
     #[serde(flatten)]

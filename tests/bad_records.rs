@@ -42,31 +42,13 @@ fn dedup_bad_lines_cost_their_record_and_are_listed_in_errors_jsonl() {
     assert_eq!(clusters.len(), 1, "{clusters:?}");
     assert_eq!(clusters[0]["members"], serde_json::json!(["a", "b"]));
     // One error per bad line, file:line and kind, on stderr and in errors.jsonl.
-    let errors = jsonl(&dir.path().join("out/clusters.errors.jsonl"));
-    let got: Vec<(String, String)> = errors
-        .iter()
-        .map(|e| {
-            (
-                e["path"]
-                    .as_str()
-                    .unwrap()
-                    .rsplit('/')
-                    .next()
-                    .unwrap()
-                    .to_string(),
-                e["error_kind"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    let want: Vec<(String, String)> = [
+    let got = error_kinds(&dir.path().join("out/clusters.errors.jsonl"), '/');
+    let want = owned_pairs(&[
         ("docs.jsonl:2", "json"),
         ("docs.jsonl:3", "no_text"),
         ("docs.jsonl:4", "no_key"),
         ("docs.jsonl:5", "json"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
+    ]);
     assert_eq!(got, want);
     for (place, _) in &want {
         assert!(

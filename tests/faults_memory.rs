@@ -1,7 +1,10 @@
-//! The memory bound per page holds for tag-dense pages (issue 35, item 8): a page of
-//! `<span>w</span>` costs its tags, not its bytes (about 560 bytes a tag in work), so the
-//! opening tags a page may have are bounded by `max_page_bytes` / 64; past them the rest
-//! is cut, and the record says so. Measured as the peak RSS of a child process.
+//! The memory bound per page holds for tag-dense and attribute-dense pages (issue 35,
+//! item 6): a page of `<span>w</span>` costs its tags, not its bytes (about 560 bytes a
+//! tag in work), so the opening tags a page may have are bounded by `max_page_bytes` / 64;
+//! past them the rest is cut, and the record says so. An attribute costs about 44 bytes
+//! whatever its length, so a page may have `max_page_bytes` / 16 of them (and a tag
+//! 1,000); those past are dropped, and the record says how many. Measured as the peak RSS
+//! of a child process.
 
 mod common;
 use common::*;
@@ -89,8 +92,54 @@ fn a_tag_dense_page_stays_under_its_memory_bound() {
     let records = stdout_jsonl(&out);
     assert_eq!(records[0]["tags_cut_at"], max / 64, "{stderr}");
     assert!(stderr.contains("opening tags"), "{stderr}");
-    // The README's bound: 14 × max_page_bytes per page in work (plus the binary's own
-    // ~20 MB).
+    // docs/source.md's bound for markup-dense pages: 14 × max_page_bytes in work (plus
+    // the binary's own ~20 MB).
+    let bound_kb = (14 * max as u64 + (20 << 20)) / 1024;
+    assert!(
+        peak_kb <= bound_kb,
+        "peak RSS {peak_kb} KB over the bound of {bound_kb} KB"
+    );
+}
+
+#[test]
+fn an_attribute_dense_page_stays_under_its_memory_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    // 8 MiB of `<i aa ab … bx>w</i>` (50 two-letter attributes a tag, 2.6 million in
+    // all) under a cap of 8 MiB: a budget of 524,288 attributes.
+    let max = 8 << 20;
+    let names: Vec<String> = (0..50)
+        .map(|i| format!("{}{}", (b'a' + i / 26) as char, (b'a' + i % 26) as char))
+        .collect();
+    let tag = format!("<i {}>w</i>", names.join(" "));
+    let head = "<html><body><article><p>The first paragraph of a page of attributes, long enough to be kept.</p>";
+    let page = format!(
+        "{head}{}</article></body></html>",
+        tag.repeat((max - head.len() - 100) / tag.len())
+    );
+    assert!(page.len() <= max);
+    let file = dir.path().join("attributes.html");
+    std::fs::write(&file, &page).unwrap();
+    let config = dir.path().join("cap.yaml");
+    std::fs::write(&config, format!("max_page_bytes: {max}\n")).unwrap();
+    let (peak_kb, out) = peak_rss_kb(&[
+        "--config",
+        s(&config),
+        "--threads",
+        "1",
+        "extract",
+        s(&file),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let records = stdout_jsonl(&out);
+    let attributes = page.matches("<i ").count() * 50;
+    assert_eq!(
+        records[0]["attributes_dropped"],
+        attributes - max / 16,
+        "{stderr}"
+    );
+    assert!(records[0]["text"].as_str().unwrap().contains("first paragraph"));
+    assert!(stderr.contains("attributes dropped"), "{stderr}");
     let bound_kb = (14 * max as u64 + (20 << 20)) / 1024;
     assert!(
         peak_kb <= bound_kb,

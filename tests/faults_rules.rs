@@ -99,3 +99,67 @@ fn a_quadratic_rule_is_not_run_past_the_budget_and_is_warned_about() {
     assert!(text.contains("quadratic"), "{text}");
     assert!(stderr.contains("xpath_budget"), "{stderr}");
 }
+
+#[test]
+fn rules_try_applies_the_xpath_budget_and_says_the_rule_is_broken_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("slow.yaml");
+    std::fs::write(&rule, RULE).unwrap();
+    // 20,000 paragraphs: 4 × 10^8 visits, over the default budget of 10^7. Unbudgeted,
+    // sxd-xpath took minutes on this page.
+    let para = "<p>One of twenty thousand paragraphs, each with a few words of text.</p>";
+    let page = dir.path().join("big.html");
+    std::fs::write(
+        &page,
+        format!(
+            "<html><body><article>{}</article></body></html>",
+            para.repeat(20_000)
+        ),
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    let out = run(&[
+        "rules",
+        "try",
+        "--rule",
+        s(&rule),
+        "--url",
+        "http://slow.example/big",
+        s(&page),
+    ]);
+    let took = start.elapsed();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(took.as_secs() < 30, "took {took:?}");
+    assert!(
+        stdout.contains("//p[count(//p) > 0]: ERROR would visit about")
+            && stdout.contains("over xpath_budget 10000000"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("broken on this page"), "{stdout}");
+    assert!(stdout.contains("no rule answers"), "{stdout}");
+    // A budget from the configuration is the one applied: raised, the XPath is run (on a
+    // small page, so that the run stays short).
+    let small = dir.path().join("small.html");
+    std::fs::write(
+        &small,
+        "<html><body><article><p>One paragraph.</p><p>Two paragraphs.</p></article></body></html>",
+    )
+    .unwrap();
+    let config = dir.path().join("tight.yaml");
+    std::fs::write(&config, "xpath_budget: 3\n").unwrap();
+    let tight = run(&[
+        "--config",
+        s(&config),
+        "rules",
+        "try",
+        "--xpath",
+        "//p[count(//p) > 0]",
+        s(&small),
+    ]);
+    let stdout = String::from_utf8_lossy(&tight.stdout);
+    assert!(stdout.contains("over xpath_budget 3"), "{stdout}");
+    let loose = run_ok(&["rules", "try", "--xpath", "//p[count(//p) > 0]", s(&small)]);
+    let stdout = String::from_utf8_lossy(&loose.stdout);
+    assert!(stdout.contains("2 node(s)"), "{stdout}");
+}

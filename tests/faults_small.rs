@@ -42,22 +42,8 @@ fn empty_and_non_scalar_ids_are_no_keys_and_a_non_string_text_is_no_text() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let kinds: Vec<(String, String)> = jsonl(&errors_file)
-        .iter()
-        .map(|e| {
-            (
-                e["path"]
-                    .as_str()
-                    .unwrap()
-                    .rsplit(':')
-                    .next()
-                    .unwrap()
-                    .to_string(),
-                e["error_kind"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    let want: Vec<(String, String)> = [
+    let kinds = error_kinds(&errors_file, ':');
+    let want = owned_pairs(&[
         ("1", "no_key"),
         ("2", "no_key"),
         ("3", "no_key"),
@@ -65,10 +51,7 @@ fn empty_and_non_scalar_ids_are_no_keys_and_a_non_string_text_is_no_text() {
         ("5", "no_key"),
         ("6", "no_text"),
         ("7", "no_text"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
+    ]);
     assert_eq!(kinds, want);
     // A numeric id is a key (its JSON text): 12 and k are one cluster.
     let clusters = stdout_jsonl(&out);
@@ -170,22 +153,54 @@ fn parquet_columns_of_the_wrong_type_are_named() {
     }
 }
 
+/// The exit codes docs/source.md and docs/cli.md state, each checked: 1 for a bad
+/// manifest line (the rest of the run complete), a missing page, no page found or
+/// `--max-errors`; 2 for a manifest file or an output that cannot be opened.
 #[test]
-fn special_files_named_to_extract_are_named_for_what_they_are() {
+fn exit_codes_are_the_documented_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let fifo = dir.path().join("pages.fifo");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
-    for (arg, what) in [("/dev/zero", "character device"), (s(&fifo), "FIFO")] {
-        let out = run(&["extract", arg]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{arg}: {err}");
-        assert!(
-            err.contains(what) && !err.contains("no such file"),
-            "{arg}: {err}"
+    let page = dir.path().join("a.html");
+    std::fs::write(
+        &page,
+        "<html><body><article><p>A page with a paragraph long enough to be kept as its text.</p></article></body></html>",
+    )
+    .unwrap();
+    let manifest = dir.path().join("m.jsonl");
+    std::fs::write(
+        &manifest,
+        "{\"path\": \"a.html\", \"url\": \"http://x.example/a\"}\n{\"path\": broken\n",
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let bad_line = run(&["run", "--manifest", s(&manifest), "--out", s(&out_dir)]);
+    let err = String::from_utf8_lossy(&bad_line.stderr);
+    assert_eq!(bad_line.status.code(), Some(1), "{err}");
+    assert!(err.contains("m.jsonl:2"), "{err}");
+    let pages = jsonl(&out_dir.join("pages.jsonl"));
+    assert!(pages.iter().any(|r| r["url"] == "http://x.example/a"), "{pages:?}");
+    assert_eq!(
+        error_kinds(&out_dir.join("errors.jsonl"), '/'),
+        owned_pairs(&[("m.jsonl:2", "manifest")])
+    );
+
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let missing = dir.path().join("missing.html");
+    for (args, code) in [
+        (vec!["extract", s(&empty)], 1),
+        (vec!["extract", s(&page), s(&missing)], 1),
+        (vec!["extract", "--max-errors", "1", s(&missing), s(&page)], 1),
+        (vec!["extract", "--manifest", s(&missing)], 2),
+        (vec!["extract", s(&page), "-o", "/proc/no-such-dir/o.jsonl"], 2),
+        (vec!["extract", "--no-such-flag", s(&page)], 2),
+        (vec!["extract", s(&page)], 0),
+    ] {
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 }

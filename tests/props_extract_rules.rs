@@ -189,7 +189,29 @@ fn page() -> impl Strategy<Value = String> {
         1 => (1..6000usize, prop::sample::select(TAGS), text()).prop_map(|(n, tag, t)| {
             format!("<html><body>{}<p>{t}</p>{}</body></html>", format!("<{tag}>").repeat(n), "</div>".repeat(n / 2))
         }),
+        // Attribute-dense: tags of up to 1,500 attributes (past a tag's 1,000, dropped).
+        1 => (1..1500usize, 1..8usize, text()).prop_map(|(n, tags, t)| {
+            let attrs: String = (0..n).map(|i| format!(" a{i}=\"{i}\"")).collect();
+            format!("<html><body>{}</body></html>", format!("<span{attrs}>{t}</span>").repeat(tags))
+        }),
+        // Wide: one element with up to 20,000 children.
+        1 => (1..20_000usize, text()).prop_map(|(n, t)| {
+            format!("<html><body><div><p>{t}</p>{}</div></body></html>", "<i>w</i>".repeat(n))
+        }),
     ]
+}
+
+/// An attribute as pages write them, quoted or not, with `>` and quotes in values; names
+/// that mark nothing (no `hidden`, `class`, `style`), so dropping them changes no text.
+fn attribute() -> impl Strategy<Value = String> {
+    (0..40usize, 0..6usize).prop_map(|(i, form)| match form {
+        0 => format!(" a{i}"),
+        1 => format!(" a{i}=v{i}"),
+        2 => format!(" a{i}=\"{i} > {i}\""),
+        3 => format!(" a{i}='say \"{i}\"'"),
+        4 => format!(" data-{i} = 'x'"),
+        _ => format!("\ta{i}=\"\""),
+    })
 }
 
 /// Letters and digits of `s`, counted: the extractor writes a subset of the page's.
@@ -220,6 +242,25 @@ proptest! {
             prop_assert!(have.get(&c).copied().unwrap_or(0) >= n, "{c:?} ×{n} not in the page");
         }
         let _ = title;
+    }
+
+    #[test]
+    fn dropping_attributes_keeps_every_text(
+        tags in prop::collection::vec(
+            (prop::sample::select(TAGS), prop::collection::vec(attribute(), 0..12), text()),
+            1..30,
+        ),
+        budget in 0..60usize,
+    ) {
+        let html: String = tags
+            .iter()
+            .map(|(tag, attrs, t)| format!("<{tag}{}>{t}</{tag}>", attrs.concat()))
+            .collect();
+        let (limited, dropped) = dom::limit_attributes(&html, budget);
+        let total: usize = tags.iter().map(|(_, a, _)| a.len()).sum();
+        prop_assert_eq!(dropped, total.saturating_sub(budget));
+        let text = |h: &str| dom::parse(h).blocks.iter().map(|b| b.text.clone()).collect::<Vec<_>>();
+        prop_assert_eq!(text(&limited), text(&html));
     }
 }
 

@@ -216,6 +216,7 @@ proptest! {
                 fetched_at: None,
                 popularity: 0.0,
                 content_type: None,
+                spool: None,
             };
             let cascade = Cascade::local(HeuristicConfig::default());
             PageJob::File(input)
@@ -320,7 +321,7 @@ proptest! {
         for p in &m.problems {
             prop_assert!(p.path.contains("manifest.jsonl:"), "{}", p);
         }
-        let inputs = source::discover(&[], Some(&m));
+        let inputs = source::discover(&[], Some(&m), 1 << 20);
         prop_assert_eq!(inputs.files.len(), m.entries.len());
         prop_assert_eq!(inputs.errors.len(), m.problems.len());
     }

@@ -197,8 +197,9 @@ enum EvalCommand {
 
 #[derive(Debug, Args)]
 struct InputArgs {
-    /// Files or directories (recursive): *.html, *.htm, *.html.gz, *.warc, *.warc.gz.
-    /// Without paths, the manifest's entries are read.
+    /// Files or directories (recursive): *.html, *.htm, *.html.gz, *.warc, *.warc.gz,
+    /// Parquet; or a stream (`-` for standard input, a pipe, a FIFO) holding a page, a WARC
+    /// or a Parquet file. Without paths, the manifest's entries are read.
     paths: Vec<PathBuf>,
     /// JSONL manifest: path (relative to the manifest), url, fetched_at, popularity, content_type.
     #[arg(long)]
@@ -445,7 +446,11 @@ fn load_inputs(input: &InputArgs, config: &mut Config) -> Result<source::Inputs>
     if input.paths.is_empty() && manifest.is_none() {
         return Err(Error::Config("give PATHs or a --manifest".into()));
     }
-    Ok(source::discover(&input.paths, manifest.as_ref()))
+    Ok(source::discover(
+        &input.paths,
+        manifest.as_ref(),
+        config.max_page_bytes,
+    ))
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -526,7 +531,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         .urls(input.paths.iter().map(|p| p.to_string_lossy().into_owned()))?;
                     let warc = out.join("crawl.warc.gz");
                     let fetched = fetch::fetch_to(&fetch_args, urls, &warc, cli.threads)?;
-                    let mut inputs = source::discover(&[warc], None);
+                    let mut inputs = source::discover(&[warc], None, config.max_page_bytes);
                     // A URL that could not be fetched is a failed record of the run, as a page
                     // that cannot be read is: in errors.jsonl and summary.json.
                     let manifest = fetched.manifest.display().to_string();

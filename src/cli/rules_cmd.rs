@@ -1,6 +1,7 @@
 //! `thresher rules check|test|try|bench` and the `--rules DIR` / `--strict` options of
 //! `extract` and `run`: the operator's side of per-site XPath rules.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -106,7 +107,7 @@ pub fn run(command: RulesCommand, config: &Config) -> Result<ExitCode> {
             html,
         } => {
             super::report_cmd::check_try_html(&html, &pages)?;
-            try_rule(xpath, remove, rule, name, url, pages, html)
+            try_rule(xpath, remove, rule, name, url, pages, html, config)
         }
         RulesCommand::Bench {
             rules,
@@ -187,16 +188,25 @@ fn test(dir: &Path) -> Result<ExitCode> {
     })
 }
 
-fn load_page(path: &Path, url: Option<&str>) -> Result<dom::ParsedPage> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+/// The page of `path`, read and parsed as a run would: its first `max_page_bytes`, its
+/// first `max_page_bytes` / 64 opening tags.
+fn load_page(path: &Path, url: Option<&str>, max_page_bytes: usize) -> Result<dom::ParsedPage> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max_page_bytes as u64).read_to_end(&mut bytes))
+        .map_err(|e| Error::io(path, e))?;
     let tld = url.and_then(|u| url::Url::parse(u).ok()).and_then(|u| {
         u.host_str()
             .and_then(|h| h.rsplit('.').next().map(str::to_string))
     });
     let decoded = charset::decode_html(&bytes, None, tld.as_deref().map(str::as_bytes));
-    Ok(dom::parse_page(&decoded.text))
+    Ok(dom::parse_page_within(
+        &decoded.text,
+        dom::max_tags(max_page_bytes),
+    ))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn try_rule(
     mut content: Vec<String>,
     mut remove: Vec<String>,
@@ -205,12 +215,14 @@ fn try_rule(
     url: Option<String>,
     pages: Vec<PathBuf>,
     html: Option<PathBuf>,
+    config: &Config,
 ) -> Result<ExitCode> {
     let mut set = None;
     let mut label = "--xpath".to_string();
     if let Some(file) = &rule {
         let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
-        let s = RuleSet::from_sources(vec![(file.clone(), text)]);
+        let mut s = RuleSet::from_sources(vec![(file.clone(), text)]);
+        s.set_xpath_budget(config.xpath_budget);
         for p in s.problems() {
             eprintln!("warning: {p}");
         }
@@ -247,9 +259,20 @@ fn try_rule(
         return Err(Error::Config("give --xpath EXPR or --rule FILE".into()));
     }
     for page_path in &pages {
-        let page = load_page(page_path, url.as_deref())?;
+        let page = load_page(page_path, url.as_deref(), config.max_page_bytes)?;
         println!("== {}", page_path.display());
-        let (kept, removed, text) = rules::try_xpaths(&page, &content, &remove);
+        let (kept, removed, text) =
+            rules::try_xpaths(&page, &content, &remove, config.xpath_budget);
+        // As a run judges it: one XPath over the budget breaks the rule on this page.
+        if let Some((expr, why)) = content
+            .iter()
+            .chain(&remove)
+            .find_map(|e| rules::over_budget(&page, e, config.xpath_budget).map(|w| (e, w)))
+        {
+            println!(
+                "broken on this page: XPath `{expr}` {why}; a run counts the rule as broken here and the page falls back to the next method"
+            );
+        }
         if let Some(html) = &html {
             let tried = super::report_cmd::tried_rule(&label, &kept, &removed);
             super::report_cmd::write_try_view(
@@ -347,7 +370,7 @@ fn bench(
     let heuristic = heuristic::Heuristic::new(config.heuristic.clone());
 
     let manifest = manifest.as_deref().map(Manifest::load).transpose()?;
-    let inputs = source::discover(&paths, manifest.as_ref());
+    let inputs = source::discover(&paths, manifest.as_ref(), config.max_page_bytes);
     let limits = ReadLimits {
         max_page_bytes: config.max_page_bytes,
     };

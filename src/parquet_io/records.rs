@@ -49,6 +49,7 @@ pub fn page_record_schema() -> SchemaRef {
         utf8("empty_reason"),
         int("truncated_at"),
         int("tags_cut_at"),
+        int("attributes_dropped"),
         utf8("published"),
         utf8("published_source"),
         utf8("lang"),
@@ -315,6 +316,7 @@ mod tests {
             empty_reason: Some("r".into()),
             truncated_at: Some(1),
             tags_cut_at: Some(2),
+            attributes_dropped: Some(3),
             metadata: crate::extract::metadata::Metadata {
                 published: Some("2020".into()),
                 published_source: Some("url".into()),

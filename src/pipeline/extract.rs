@@ -113,6 +113,7 @@ pub fn extract_page(
         empty_reason: found.empty_reason,
         truncated_at: page.cut.then_some(config.max_page_bytes),
         tags_cut_at: parsed.tags_cut_at,
+        attributes_dropped: (parsed.attributes_dropped > 0).then_some(parsed.attributes_dropped),
         metadata,
     })
 }

@@ -60,8 +60,8 @@ pub fn stream_pages<T: Send>(
                 warc_skipped += pages.skipped.len();
                 warc = None;
             }
-            if let Some(path) = warc_files.next() {
-                match source::warc::WarcPages::open(path, config.max_page_bytes) {
+            if let Some(w) = warc_files.next() {
+                match source::warc::WarcPages::open_as(&w.file, &w.shown, config.max_page_bytes) {
                     Ok(pages) => warc = Some(pages),
                     Err(e) => chunk.push(PageJob::Failed(e)),
                 }
@@ -76,8 +76,12 @@ pub fn stream_pages<T: Send>(
                 parquet = None;
             }
             match parquet_files.next() {
-                Some(path) => {
-                    match source::parquet_pages::ParquetPages::open(path, config.max_page_bytes) {
+                Some(p) => {
+                    match source::parquet_pages::ParquetPages::open_as(
+                        &p.file,
+                        &p.shown,
+                        config.max_page_bytes,
+                    ) {
                         Ok(rows) => parquet = Some(rows),
                         Err(e) => chunk.push(PageJob::Failed(e)),
                     }

@@ -26,8 +26,9 @@ pub struct Summary {
     pub errors: BTreeMap<&'static str, usize>,
     pub warc_records_skipped: usize,
     /// Pages longer than `max_page_bytes`, or with more opening tags than its budget
-    /// allows, of which only the beginning was read (their records carry `truncated_at`
-    /// or `tags_cut_at`).
+    /// allows, of which only the beginning was read, or with attributes past their budget
+    /// dropped (their records carry `truncated_at`, `tags_cut_at` or
+    /// `attributes_dropped`).
     pub pages_truncated: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infholder: Option<LearnReport>,
@@ -61,7 +62,18 @@ impl Summary {
                         crate::extract::dom::BYTES_PER_TAG
                     );
                 }
-                if r.truncated_at.is_some() || r.tags_cut_at.is_some() {
+                if let Some(n) = r.attributes_dropped {
+                    eprintln!(
+                        "warning: {}: {n} attributes dropped before parsing, past max_page_bytes / {} attributes in the page or {} in a tag (the record says `attributes_dropped`)",
+                        r.path,
+                        crate::extract::dom::BYTES_PER_ATTRIBUTE,
+                        crate::extract::dom::MAX_ATTRIBUTES_PER_TAG
+                    );
+                }
+                if r.truncated_at.is_some()
+                    || r.tags_cut_at.is_some()
+                    || r.attributes_dropped.is_some()
+                {
                     self.pages_truncated += 1;
                 }
                 *self.methods.entry(r.method.clone()).or_default() += 1;

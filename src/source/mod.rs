@@ -12,11 +12,13 @@ pub mod parquet_pages;
 pub mod records_input;
 pub mod revisit;
 pub mod sniff;
+pub mod stream_input;
 pub mod warc;
 pub mod warc_records;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
@@ -32,15 +34,39 @@ pub struct FileInput {
     pub fetched_at: Option<DateTime<Utc>>,
     pub popularity: f64,
     pub content_type: Option<String>,
+    /// For a page read from a stream: the temporary copy `file` names, kept while any
+    /// clone of this input lives.
+    pub spool: Option<Arc<tempfile::TempPath>>,
+}
+
+/// A file of page records (WARC or Parquet): where its bytes are read (`file`) and how its
+/// records and errors name it (`shown`). The two differ for a stream, read from the
+/// temporary copy `spool` (kept while any clone of this lives; `stream_input.rs`).
+#[derive(Debug, Clone)]
+pub struct RecordsFile {
+    pub file: PathBuf,
+    pub shown: PathBuf,
+    pub spool: Option<Arc<tempfile::TempPath>>,
+}
+
+impl RecordsFile {
+    /// A file on disk, read and shown by its own path.
+    pub fn on_disk(path: &Path) -> RecordsFile {
+        RecordsFile {
+            file: path.to_owned(),
+            shown: path.to_owned(),
+            spool: None,
+        }
+    }
 }
 
 /// What the discovery found: page files, WARC files, and arguments that could not be used.
 #[derive(Debug, Default)]
 pub struct Inputs {
     pub files: Vec<FileInput>,
-    pub warcs: Vec<PathBuf>,
+    pub warcs: Vec<RecordsFile>,
     /// Parquet files of pages, one per row (`parquet_pages.rs`), read after the WARCs.
-    pub parquets: Vec<PathBuf>,
+    pub parquets: Vec<RecordsFile>,
     pub errors: Vec<PageError>,
 }
 
@@ -128,8 +154,15 @@ fn is_warc_file(name: &str) -> bool {
 /// directory, files are taken by name (`*.html`, `*.htm`, `*.html.gz`, `*.warc(.gz)`) or,
 /// failing that, by content (`sniff`: pages saved without an extension). A directory
 /// holding no page is an error (`no_pages`); a file reached twice (two arguments, a
-/// link) is read once, with a warning naming both.
-pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
+/// link) is read once, with a warning naming both. An argument that is a stream (`-`,
+/// a pipe, a FIFO, a character device) is read once and copied
+/// (`stream_input.rs`; a page up to `max_page_bytes`); a FIFO met in a directory is not
+/// opened (that waits for a writer) but named as an error.
+pub fn discover(
+    paths: &[PathBuf],
+    manifest: Option<&Manifest>,
+    max_page_bytes: usize,
+) -> Inputs {
     let mut inputs = Inputs::default();
     if let Some(m) = manifest {
         inputs.errors.extend(m.problems.iter().cloned());
@@ -188,12 +221,25 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
                             continue;
                         }
                         if kind == sniff::Kind::Warc {
-                            inputs.warcs.push(e.path().to_owned());
+                            inputs.warcs.push(RecordsFile::on_disk(e.path()));
                         } else if kind == sniff::Kind::Parquet {
-                            inputs.parquets.push(e.path().to_owned());
+                            inputs.parquets.push(RecordsFile::on_disk(e.path()));
                         } else {
                             inputs.files.push(file_input(e.path(), Some(arg), manifest));
                         }
+                    }
+                    Ok(e) if !e.file_type().is_dir() => {
+                        // A FIFO, socket or device in a directory: opening a FIFO waits
+                        // for a writer, so a walk never opens one; named as what it is.
+                        let what = std::fs::metadata(e.path())
+                            .map(|m| kind_of(&m))
+                            .unwrap_or("a special file");
+                        inputs.errors.push(arg_error(
+                            e.path(),
+                            format!(
+                                "{what} in a directory is not read (opening it would wait for a writer); name it as an argument to read it as a stream"
+                            ),
+                        ));
                     }
                     Ok(_) => {}
                     Err(err) => inputs.errors.push(arg_error(
@@ -222,21 +268,28 @@ pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>) -> Inputs {
             }
             let kind = sniff::sniff_file(arg);
             if is_warc_file(&name) || kind == sniff::Kind::Warc {
-                inputs.warcs.push(arg.clone());
+                inputs.warcs.push(RecordsFile::on_disk(arg));
             } else if kind == sniff::Kind::Parquet {
-                inputs.parquets.push(arg.clone());
+                inputs.parquets.push(RecordsFile::on_disk(arg));
             } else {
                 // A file named explicitly is read whatever its extension.
                 inputs.files.push(file_input(arg, None, manifest));
             }
+        } else if records_input::is_stdin(arg)
+            || std::fs::metadata(arg).is_ok_and(|m| stream_input::is_stream(&m))
+        {
+            match stream_input::spool(arg, manifest, max_page_bytes) {
+                Ok(stream_input::Spooled::Page(page)) => inputs.files.push(page),
+                Ok(stream_input::Spooled::Warc(warc)) => inputs.warcs.push(warc),
+                Ok(stream_input::Spooled::Parquet(rows)) => inputs.parquets.push(rows),
+                Err(e) => inputs.errors.push(e),
+            }
         } else if let Ok(meta) = std::fs::metadata(arg) {
-            // There, but not a file: pages, WARCs and Parquet files are read by position
-            // and more than once (sniffed, then read; revisits read earlier records), which
-            // a stream cannot give.
+            // There, but neither a file, a directory nor a stream (a block device).
             inputs.errors.push(arg_error(
                 arg,
                 format!(
-                    "{}, not a regular file: pages, WARC and Parquet inputs are read from files (save the stream to a file first)",
+                    "{}, not a regular file, a directory or a stream",
                     kind_of(&meta)
                 ),
             ));
@@ -283,6 +336,7 @@ fn from_manifest(file: PathBuf, entry: &manifest::ManifestEntry) -> FileInput {
         url: entry.url.clone(),
         popularity: entry.popularity.unwrap_or(0.0),
         content_type: entry.content_type.clone(),
+        spool: None,
     }
 }
 
@@ -297,6 +351,7 @@ fn file_input(file: &Path, root: Option<&Path>, manifest: Option<&Manifest>) -> 
         fetched_at: file_mtime(file),
         popularity: 0.0,
         content_type: None,
+        spool: None,
     }
 }
 

@@ -49,7 +49,17 @@ impl ParquetPages {
     /// Open `file`; an unreadable file or one without `url` and `html` columns is an
     /// error for the whole file.
     pub fn open(file: &Path, max_page_bytes: usize) -> Result<ParquetPages, PageError> {
-        let f = std::fs::File::open(file).map_err(|e| PageError {
+        ParquetPages::open_as(file, file, max_page_bytes)
+    }
+
+    /// The rows of the Parquet file read from `read`, named `file` in records and errors
+    /// (a stream's temporary copy under the stream's name).
+    pub fn open_as(
+        read: &Path,
+        file: &Path,
+        max_page_bytes: usize,
+    ) -> Result<ParquetPages, PageError> {
+        let f = std::fs::File::open(read).map_err(|e| PageError {
             kind: ErrorKind::Read,
             ..file_error(file, e.to_string())
         })?;

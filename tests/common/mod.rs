@@ -287,3 +287,26 @@ pub fn dated_dedup_dev(template_dates: bool) -> Vec<String> {
         })
         .collect()
 }
+
+/// The (place, `error_kind`) of each line of an errors file, the place being the part of
+/// its `path` after the last `sep` (`'/'`: `docs.jsonl:2`; `':'`: the line number `2`).
+pub fn error_kinds(path: &Path, sep: char) -> Vec<(String, String)> {
+    jsonl(path)
+        .iter()
+        .map(|e| {
+            let place = e["path"].as_str().unwrap_or_default();
+            (
+                place.rsplit(sep).next().unwrap_or_default().to_string(),
+                e["error_kind"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// `pairs` as owned strings, to compare with [`error_kinds`].
+pub fn owned_pairs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}

@@ -33,6 +33,7 @@ use html5ever::tendril::TendrilSink;
 use html5ever::ParseOpts;
 use markup5ever_rcdom::RcDom;
 
+mod attr_limits;
 mod attrs;
 mod build;
 mod hidden;
@@ -50,11 +51,12 @@ mod wrappers;
 
 pub(crate) use attrs::kind_sig;
 pub(crate) use hidden::is_hidden;
+pub use attr_limits::limit_attributes;
 pub use limits::{limit_nesting, limit_tags};
 pub use node_text::{collapse, unspaced_word_len};
 pub use settings::{
-    max_tags, BYTES_PER_TAG, DEFAULT_MAX_PAGE_BYTES, MAX_DEPTH, MAX_SOURCE_DEPTH,
-    NOSCRIPT_MIN_BYTES,
+    max_attributes, max_tags, BYTES_PER_ATTRIBUTE, BYTES_PER_TAG, DEFAULT_MAX_PAGE_BYTES,
+    MAX_ATTRIBUTES_PER_TAG, MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES,
 };
 pub(crate) use tags::{classify, TagClass};
 
@@ -187,6 +189,9 @@ pub struct ParsedPage {
     /// The tag budget when the page had more opening tags and was cut before the next
     /// ([`limit_tags`]).
     pub tags_cut_at: Option<usize>,
+    /// Attributes dropped before parsing, past the page's attribute budget or a tag's
+    /// ([`limit_attributes`]); 0 for pages within them.
+    pub attributes_dropped: usize,
 }
 
 /// Parse `html` into the tree and the flat page model, with the tag budget of the
@@ -195,17 +200,23 @@ pub fn parse_page(html: &str) -> ParsedPage {
     parse_page_within(html, max_tags(DEFAULT_MAX_PAGE_BYTES))
 }
 
-/// Parse `html` (its first `max_tags` opening tags: [`limit_tags`]) into the tree and the
-/// flat page model.
+/// Parse `html` (its first `max_tags` opening tags: [`limit_tags`]; as many attributes as
+/// the same `max_page_bytes` allows, `max_tags` × 4: [`limit_attributes`]) into the tree
+/// and the flat page model.
 pub fn parse_page_within(html: &str, max_tags: usize) -> ParsedPage {
     let (html, cut) = limit_tags(html, max_tags);
-    let html = limit_nesting(html, MAX_SOURCE_DEPTH);
+    let (html, attributes_dropped) = limit_attributes(
+        html,
+        max_tags.saturating_mul(BYTES_PER_TAG / BYTES_PER_ATTRIBUTE),
+    );
+    let html = limit_nesting(&html, MAX_SOURCE_DEPTH);
     let tree = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(&*html);
     let dom = Builder::default().build(&tree.document);
     ParsedPage {
         tree,
         dom,
         tags_cut_at: cut.then_some(max_tags),
+        attributes_dropped,
     }
 }
 

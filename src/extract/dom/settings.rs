@@ -36,6 +36,27 @@ pub fn max_tags(max_page_bytes: usize) -> usize {
     (max_page_bytes / BYTES_PER_TAG).max(1)
 }
 
+/// Bytes of `max_page_bytes` per attribute a page may have ([`max_attributes`]): the
+/// attributes past them are dropped before parsing (`attr_limits.rs`), tags and text
+/// kept. An attribute costs about 44 bytes in work whatever its length (a page of tags
+/// with fifty 2-letter attributes each, 10.5 million attributes in 32 MiB, peaked at
+/// 635 MB, 19 × the page), so at 16 bytes each the attributes of a page cost at most
+/// about 2.75 × `max_page_bytes`, and with the tag budget (about 10.75 ×) the page stays
+/// under 14 ×. The default cap allows 2,097,152 attributes, over a hundred times those of
+/// a large real page. A safety bound, hand-set.
+pub const BYTES_PER_ATTRIBUTE: usize = 16;
+
+/// The attributes a page may have under `max_page_bytes`.
+pub fn max_attributes(max_page_bytes: usize) -> usize {
+    (max_page_bytes / BYTES_PER_ATTRIBUTE).max(1)
+}
+
+/// Attributes one tag may have; past them the tag's further attributes are dropped before
+/// parsing. html5ever compares each attribute's name with those before it in its tag, so
+/// a tag's cost is quadratic in its attributes (20,000 in one tag, repeated over 32 MiB:
+/// 3 minutes; 2,000: 15 s); real tags have a few dozen. A safety bound, hand-set.
+pub const MAX_ATTRIBUTES_PER_TAG: usize = 1_000;
+
 /// Nesting depth in the source beyond which opening tags are dropped before parsing
 /// ([`limit_nesting`](super::limit_nesting)). html5ever's tree builder scans its stack
 /// of open elements for many tags, so a page nested 100,000 deep costs it minutes; real

@@ -82,7 +82,7 @@ pub use front::front;
 pub use load::Problem;
 pub use lookup::normalize_host;
 pub use sxd::node_path;
-pub use try_xpath::{rule_xpaths, try_xpaths, Tried, TriedValue};
+pub use try_xpath::{over_budget, rule_xpaths, try_xpaths, Tried, TriedValue};
 
 /// What an XPath is for; decides which results are acceptable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
