@@ -138,7 +138,10 @@ fn an_attribute_dense_page_stays_under_its_memory_bound() {
         attributes - max / 16,
         "{stderr}"
     );
-    assert!(records[0]["text"].as_str().unwrap().contains("first paragraph"));
+    assert!(records[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("first paragraph"));
     assert!(stderr.contains("attributes dropped"), "{stderr}");
     let bound_kb = (14 * max as u64 + (20 << 20)) / 1024;
     assert!(

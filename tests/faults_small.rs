@@ -177,7 +177,10 @@ fn exit_codes_are_the_documented_ones() {
     assert_eq!(bad_line.status.code(), Some(1), "{err}");
     assert!(err.contains("m.jsonl:2"), "{err}");
     let pages = jsonl(&out_dir.join("pages.jsonl"));
-    assert!(pages.iter().any(|r| r["url"] == "http://x.example/a"), "{pages:?}");
+    assert!(
+        pages.iter().any(|r| r["url"] == "http://x.example/a"),
+        "{pages:?}"
+    );
     assert_eq!(
         error_kinds(&out_dir.join("errors.jsonl"), '/'),
         owned_pairs(&[("m.jsonl:2", "manifest")])
@@ -189,9 +192,15 @@ fn exit_codes_are_the_documented_ones() {
     for (args, code) in [
         (vec!["extract", s(&empty)], 1),
         (vec!["extract", s(&page), s(&missing)], 1),
-        (vec!["extract", "--max-errors", "1", s(&missing), s(&page)], 1),
+        (
+            vec!["extract", "--max-errors", "1", s(&missing), s(&page)],
+            1,
+        ),
         (vec!["extract", "--manifest", s(&missing)], 2),
-        (vec!["extract", s(&page), "-o", "/proc/no-such-dir/o.jsonl"], 2),
+        (
+            vec!["extract", s(&page), "-o", "/proc/no-such-dir/o.jsonl"],
+            2,
+        ),
         (vec!["extract", "--no-such-flag", s(&page)], 2),
         (vec!["extract", s(&page)], 0),
     ] {

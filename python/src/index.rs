@@ -50,7 +50,9 @@ impl Index {
         let has_options = options.is_some_and(|o| !o.is_empty());
         let exists = store::db_path(&path).exists();
         let stored = if exists {
-            guarded(&path, || store::Store::open_read(&path, Duration::ZERO)?.config())?
+            guarded(&path, || {
+                store::Store::open_read(&path, Duration::ZERO)?.config()
+            })?
         } else {
             None
         };
@@ -61,7 +63,9 @@ impl Index {
         };
         if exists && given.is_none() {
             // Opened as the readers open it: a read-only index can be queried.
-            guarded(&path, || index::Index::open_read(&path, Duration::ZERO).map(drop))?;
+            guarded(&path, || {
+                index::Index::open_read(&path, Duration::ZERO).map(drop)
+            })?;
         } else {
             guarded(&path, || {
                 index::Index::open(&path, given.as_ref(), create).map(drop)

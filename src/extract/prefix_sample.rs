@@ -151,7 +151,9 @@ mod tests {
 
     #[test]
     fn pages_only_in_small_prefixes_are_not_sampled() {
-        let mut urls: Vec<String> = (0..5).map(|k| format!("http://s.ru/big/{k}.html")).collect();
+        let mut urls: Vec<String> = (0..5)
+            .map(|k| format!("http://s.ru/big/{k}.html"))
+            .collect();
         urls.push("http://lone.ru/x.html".into());
         let chosen = sample_urls(urls.iter().map(String::as_str), 3, 2);
         assert!(!chosen.contains("http://lone.ru/x.html"));

@@ -103,11 +103,7 @@ enum Pass {
 }
 
 /// Count a page that no sample needs towards its groups, for each method in use.
-fn count_page(
-    learner: &mut Option<Learner>,
-    breeder: &mut Option<inbreeding::Learner>,
-    url: &str,
-) {
+fn count_page(learner: &mut Option<Learner>, breeder: &mut Option<inbreeding::Learner>, url: &str) {
     if let Some(l) = learner.as_mut() {
         l.count(url);
     }
@@ -129,13 +125,16 @@ fn record_urls(inputs: &source::Inputs, config: &Config) -> Vec<String> {
         PageJob::File(_) | PageJob::Failed(_) => None,
     };
     let mut urls = Vec::new();
-    for path in &inputs.warcs {
-        if let Ok(pages) = source::warc::WarcPages::open(path, config.max_page_bytes) {
+    for w in &inputs.warcs {
+        if let Ok(pages) =
+            source::warc::WarcPages::open_as(&w.file, &w.shown, config.max_page_bytes)
+        {
             urls.extend(pages.filter_map(loaded_url));
         }
     }
-    for path in &inputs.parquets {
-        if let Ok(rows) = source::parquet_pages::ParquetPages::open(path, config.max_page_bytes)
+    for p in &inputs.parquets {
+        if let Ok(rows) =
+            source::parquet_pages::ParquetPages::open_as(&p.file, &p.shown, config.max_page_bytes)
         {
             urls.extend(rows.filter_map(loaded_url));
         }
@@ -250,11 +249,19 @@ fn learn_pass(
             let records = record_urls(inputs, config);
             let urls = inputs.files.iter().map(|f| f.url.as_str());
             let urls = urls.chain(records.iter().map(String::as_str));
-            Some(owned(prefix_sample::sample_urls(urls, sample_pages, min_pages)))
+            Some(owned(prefix_sample::sample_urls(
+                urls,
+                sample_pages,
+                min_pages,
+            )))
         }
         LearnSource::Pages(pages) => {
             let urls = pages.iter().map(|p| p.url.as_str());
-            Some(owned(prefix_sample::sample_urls(urls, sample_pages, min_pages)))
+            Some(owned(prefix_sample::sample_urls(
+                urls,
+                sample_pages,
+                min_pages,
+            )))
         }
     };
     let sampled = |url: &str| sample.as_ref().is_none_or(|s| s.contains(url));
@@ -272,9 +279,9 @@ fn learn_pass(
                 errors: Vec::new(),
             })
         }
-        LearnSource::Pages(pages) => Pass::Jobs(
-            pages.iter().cloned().map(PageJob::Loaded).collect(),
-        ),
+        LearnSource::Pages(pages) => {
+            Pass::Jobs(pages.iter().cloned().map(PageJob::Loaded).collect())
+        }
     };
     let work = |page: Page| -> Result<Learnt, PageError> {
         if !sampled(&page.url) {

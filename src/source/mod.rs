@@ -158,11 +158,7 @@ fn is_warc_file(name: &str) -> bool {
 /// a pipe, a FIFO, a character device) is read once and copied
 /// (`stream_input.rs`; a page up to `max_page_bytes`); a FIFO met in a directory is not
 /// opened (that waits for a writer) but named as an error.
-pub fn discover(
-    paths: &[PathBuf],
-    manifest: Option<&Manifest>,
-    max_page_bytes: usize,
-) -> Inputs {
+pub fn discover(paths: &[PathBuf], manifest: Option<&Manifest>, max_page_bytes: usize) -> Inputs {
     let mut inputs = Inputs::default();
     if let Some(m) = manifest {
         inputs.errors.extend(m.problems.iter().cloned());

@@ -36,7 +36,11 @@ impl WarcPages {
 
     /// The pages of the WARC read from `file`, named `path` in records and errors (and
     /// revisits resolved beside `path`): a stream's temporary copy under the stream's name.
-    pub fn open_as(file: &Path, path: &Path, max_page_bytes: usize) -> Result<WarcPages, PageError> {
+    pub fn open_as(
+        file: &Path,
+        path: &Path,
+        max_page_bytes: usize,
+    ) -> Result<WarcPages, PageError> {
         let records = warc_records::scan(file, max_page_bytes.saturating_add(HTTP_HEAD_ROOM))
             .map_err(|e| PageError {
                 path: path.display().to_string(),

@@ -56,7 +56,8 @@ pub fn limit_attributes(html: &str, max: usize) -> (Cow<'_, str>, usize) {
             let attr_start = at;
             // The name: up to whitespace, `/`, `>` or `=` (a first `=` is part of it).
             at += 1;
-            while at < bytes.len() && !matches!(bytes[at], b'>' | b'/' | b'=')
+            while at < bytes.len()
+                && !matches!(bytes[at], b'>' | b'/' | b'=')
                 && !bytes[at].is_ascii_whitespace()
             {
                 at += 1;
@@ -72,10 +73,13 @@ pub fn limit_attributes(html: &str, max: usize) -> (Cow<'_, str>, usize) {
                 }
                 match bytes.get(at) {
                     Some(&q @ (b'"' | b'\'')) => {
-                        at = memchr::memchr(q, &bytes[at + 1..]).map_or(bytes.len(), |e| at + 2 + e);
+                        at =
+                            memchr::memchr(q, &bytes[at + 1..]).map_or(bytes.len(), |e| at + 2 + e);
                     }
                     _ => {
-                        while at < bytes.len() && bytes[at] != b'>' && !bytes[at].is_ascii_whitespace()
+                        while at < bytes.len()
+                            && bytes[at] != b'>'
+                            && !bytes[at].is_ascii_whitespace()
                         {
                             at += 1;
                         }
@@ -147,7 +151,8 @@ mod tests {
 
     #[test]
     fn attributes_past_the_page_budget_are_dropped_keeping_tags_and_text() {
-        let page = "<p class=a id='x y' title>one</p><p data-x=\"1 > 2\" lang=en>two</p><p a b>three</p>";
+        let page =
+            "<p class=a id='x y' title>one</p><p data-x=\"1 > 2\" lang=en>two</p><p a b>three</p>";
         assert_eq!(limit_attributes(page, 100), (Cow::Borrowed(page), 0));
         let (limited, dropped) = limit_attributes(page, 4);
         assert_eq!(dropped, 3);

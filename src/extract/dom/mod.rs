@@ -49,9 +49,9 @@ mod text;
 mod tree;
 mod wrappers;
 
+pub use attr_limits::limit_attributes;
 pub(crate) use attrs::kind_sig;
 pub(crate) use hidden::is_hidden;
-pub use attr_limits::limit_attributes;
 pub use limits::{limit_nesting, limit_tags};
 pub use node_text::{collapse, unspaced_word_len};
 pub use settings::{
