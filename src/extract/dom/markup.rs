@@ -1,0 +1,346 @@
+//! What the flat page model keeps of a page's inline markup, for the structured outputs
+//! (`render/`: Markdown and clean HTML): per text block, the spans of emphasis, code,
+//! links and images as byte ranges of the block's text, and the raw text of `<pre>`
+//! blocks (their indentation, which the block's text collapses). Recorded during the one
+//! walk that builds the blocks, so that the structure belongs to exactly the blocks the
+//! extractors keep; only when asked ([`MarkupOptions`]), since plain text needs none of it.
+
+use super::build::Builder;
+use super::BlockKind;
+
+/// What to record beside the blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MarkupOptions {
+    /// Record anything at all (emphasis, code and `<pre>` text).
+    pub record: bool,
+    /// Record links (`<a href>`) with their targets.
+    pub links: bool,
+    /// Record images (`<img>`) with their source and alt text.
+    pub images: bool,
+}
+
+/// What an inline span is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpanKind {
+    /// `<em>`, `<i>`.
+    Emphasis,
+    /// `<strong>`, `<b>`.
+    Strong,
+    /// `<code>`, `<kbd>`, `<samp>`, `<tt>`, with the language its class names
+    /// (`language-x`, `lang-x`), for a `<code>` inside `<pre>`.
+    Code(Option<Box<str>>),
+    /// `<a href>`: the target as the page gives it (resolved when rendered).
+    Link(Box<str>),
+    /// `<img>` (empty span): source as the page gives it, and alt text.
+    Image { src: Box<str>, alt: Box<str> },
+}
+
+/// An inline span of a block's text: bytes `start..end` of [`Block::text`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+    pub kind: SpanKind,
+}
+
+/// A span still open while its block is being built.
+const OPEN: u32 = u32::MAX;
+
+/// The inline markup of every block of a page.
+#[derive(Debug, Default)]
+pub struct Markup {
+    /// The spans of all blocks, block after block, each block's in document order of
+    /// their starts (an outer span before the spans inside it).
+    spans: Vec<Span>,
+    /// `spans[starts[i]..starts[i + 1]]` are block `i`'s spans.
+    starts: Vec<u32>,
+    /// The raw text of `<pre>` blocks (whitespace as the page has it), by block index.
+    pre: Vec<(u32, String)>,
+}
+
+impl Markup {
+    /// The inline spans of block `i`.
+    pub fn spans(&self, i: usize) -> &[Span] {
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.spans[a as usize..b as usize],
+            (Some(&a), None) => &self.spans[a as usize..],
+            _ => &[],
+        }
+    }
+
+    /// The raw text of block `i` when it is preformatted (its lines' indentation kept).
+    pub fn pre_text(&self, i: usize) -> Option<&str> {
+        self.pre
+            .binary_search_by_key(&(i as u32), |(b, _)| *b)
+            .ok()
+            .map(|at| self.pre[at].1.as_str())
+    }
+}
+
+/// The recorder's state while the walk builds a block.
+#[derive(Debug, Default)]
+pub(super) struct MarkupBuilder {
+    pub(super) options: MarkupOptions,
+    out: Markup,
+    /// Spans of the block being built (`end == OPEN` while open).
+    current: Vec<Span>,
+    /// Indices in `current` of the open spans, innermost last.
+    open: Vec<usize>,
+    /// Raw text of the `<pre>` block being built.
+    raw: String,
+    /// Images of a block that had no text, handed to the next block when it sits in
+    /// the same element (a `<figure>`'s image and its caption).
+    orphans: Vec<(super::ElemId, Span)>,
+}
+
+impl MarkupBuilder {
+    pub(super) fn new(options: MarkupOptions) -> Self {
+        MarkupBuilder {
+            options,
+            ..MarkupBuilder::default()
+        }
+    }
+
+    /// The page's markup, once the walk is over.
+    pub(super) fn finish(self) -> Markup {
+        self.out
+    }
+}
+
+/// The inline kind of a tag, if it is one the outputs show (emphasis, code).
+pub(super) fn inline_kind(tag: &str, class: Option<&str>) -> Option<SpanKind> {
+    match tag {
+        "em" | "i" => Some(SpanKind::Emphasis),
+        "strong" | "b" => Some(SpanKind::Strong),
+        "code" | "kbd" | "samp" | "tt" => Some(SpanKind::Code(class.and_then(code_language))),
+        _ => None,
+    }
+}
+
+/// The language a class attribute names for code: `language-x`, `lang-x`, `highlight-x`,
+/// `sourceCode x` (pandoc), `brush: x` (SyntaxHighlighter); lower-cased.
+pub fn code_language(class: &str) -> Option<Box<str>> {
+    let mut tokens = class.split_ascii_whitespace();
+    while let Some(t) = tokens.next() {
+        let t = t.to_ascii_lowercase();
+        for prefix in ["language-", "lang-", "highlight-source-", "highlight-"] {
+            if let Some(lang) = t.strip_prefix(prefix) {
+                if is_language_name(lang) {
+                    return Some(lang.into());
+                }
+            }
+        }
+        if t == "brush:" {
+            if let Some(lang) = tokens.next().map(|l| l.trim_end_matches(';').to_ascii_lowercase()) {
+                if is_language_name(&lang) {
+                    return Some(lang.into());
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A word that can follow a code fence: letters, digits, `+ # - _ .`, not a generic
+/// class word.
+fn is_language_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 30
+        && !matches!(s, "none" | "plaintext" | "text" | "default" | "notranslate")
+        && s
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'#' | b'-' | b'_' | b'.'))
+}
+
+impl Builder {
+    fn recorder(&mut self) -> Option<&mut MarkupBuilder> {
+        self.markup.as_deref_mut()
+    }
+
+    /// Where the next pushed character lands in the block's text.
+    fn next_offset(&self) -> u32 {
+        (self.text.len() + usize::from(self.space_pending)) as u32
+    }
+
+    /// Open an inline span at the current position; returns whether one was opened.
+    pub(super) fn open_span(&mut self, kind: SpanKind) -> bool {
+        let start = self.next_offset();
+        let Some(m) = self.recorder() else {
+            return false;
+        };
+        m.open.push(m.current.len());
+        m.current.push(Span {
+            start,
+            end: OPEN,
+            kind,
+        });
+        true
+    }
+
+    /// Close the innermost open span at the current position.
+    pub(super) fn close_span(&mut self) {
+        let end = self.text.len() as u32;
+        if let Some(m) = self.recorder() {
+            if let Some(i) = m.open.pop() {
+                m.current[i].end = end;
+            }
+        }
+    }
+
+    /// An image at the current position.
+    pub(super) fn image(&mut self, src: &str, alt: &str) {
+        let at = self.next_offset();
+        if let Some(m) = self.recorder() {
+            m.current.push(Span {
+                start: at,
+                end: at,
+                kind: SpanKind::Image {
+                    src: src.into(),
+                    alt: super::collapse(alt).into(),
+                },
+            });
+        }
+    }
+
+    /// Text inside `<pre>` as the page has it (the block's text collapses its spaces).
+    pub(super) fn push_raw(&mut self, s: &str) {
+        if let Some(m) = self.recorder() {
+            m.raw.push_str(s);
+        }
+    }
+
+    /// The block being built was written (`written`: it is the page's last block) or
+    /// dropped for having no text: close its spans at its end, keep them, and carry the
+    /// spans still open into the next block.
+    pub(super) fn flush_markup(&mut self, written: bool) {
+        let current_elem = self.current;
+        let Some(m) = self.markup.as_deref_mut() else {
+            return;
+        };
+        let raw = std::mem::take(&mut m.raw);
+        let carried: Vec<SpanKind> = m.open.iter().map(|&i| m.current[i].kind.clone()).collect();
+        let mut spans = std::mem::take(&mut m.current);
+        match self.page.blocks.last().filter(|_| written) {
+            Some(b) => {
+                let index = (self.page.blocks.len() - 1) as u32;
+                let len = b.text.len() as u32;
+                m.out.starts.push(m.out.spans.len() as u32);
+                // Images of a textless block just before, in an element still open
+                // around this one (`exit_markup` drops those of closed elements).
+                let orphans = std::mem::take(&mut m.orphans);
+                m.out
+                    .spans
+                    .extend(orphans.into_iter().map(|(_, s)| Span { start: 0, end: 0, ..s }));
+                for mut s in spans.drain(..) {
+                    s.end = s.end.min(len);
+                    s.start = s.start.min(s.end);
+                    m.out.spans.push(s);
+                }
+                if b.kind == BlockKind::Preformatted && !raw.trim().is_empty() {
+                    m.out.pre.push((index, trim_blank_lines(&raw)));
+                }
+            }
+            None => {
+                m.orphans.extend(
+                    spans
+                        .drain(..)
+                        .filter(|s| matches!(s.kind, SpanKind::Image { .. }))
+                        .map(|s| (current_elem, s)),
+                );
+            }
+        }
+        m.open.clear();
+        for kind in carried {
+            m.open.push(m.current.len());
+            m.current.push(Span {
+                start: 0,
+                end: OPEN,
+                kind,
+            });
+        }
+    }
+}
+
+impl Builder {
+    /// Block element `id` ends: the images of its textless blocks go with it.
+    pub(super) fn exit_markup(&mut self, id: super::ElemId) {
+        if let Some(m) = self.recorder() {
+            m.orphans.retain(|(e, _)| *e < id);
+        }
+    }
+}
+
+/// `<pre>` text without its leading and trailing blank lines and trailing spaces.
+fn trim_blank_lines(raw: &str) -> String {
+    let lines: Vec<&str> = raw.lines().map(str::trim_end).collect();
+    let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
+    let last = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |l| l + 1);
+    lines[first..last.max(first)].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_page_marked, max_tags, DEFAULT_MAX_PAGE_BYTES};
+    use super::*;
+
+    fn marked(html: &str) -> super::super::PageDom {
+        let all = MarkupOptions {
+            record: true,
+            links: true,
+            images: true,
+        };
+        parse_page_marked(html, max_tags(DEFAULT_MAX_PAGE_BYTES), all).dom
+    }
+
+    #[test]
+    fn spans_are_byte_ranges_of_the_block_text() {
+        let dom = marked("<p>One <em>two</em> <a href=/x>three <b>four</b></a> five</p>");
+        let m = dom.markup.as_ref().unwrap();
+        let b = &dom.blocks[0];
+        let got: Vec<(&str, &SpanKind)> = m
+            .spans(0)
+            .iter()
+            .map(|s| (&b.text[s.start as usize..s.end as usize], &s.kind))
+            .collect();
+        assert_eq!(got[0], ("two", &SpanKind::Emphasis));
+        assert_eq!(got[1], ("three four", &SpanKind::Link("/x".into())));
+        assert_eq!(got[2], ("four", &SpanKind::Strong));
+    }
+
+    #[test]
+    fn a_span_across_a_block_boundary_continues_in_the_next_block() {
+        let dom = marked("<div><a href=/a>one<div>two</div></a></div>");
+        let m = dom.markup.as_ref().unwrap();
+        assert_eq!(dom.blocks.len(), 2);
+        assert_eq!(m.spans(0)[0].kind, SpanKind::Link("/a".into()));
+        assert_eq!(m.spans(1)[0].kind, SpanKind::Link("/a".into()));
+        assert_eq!((m.spans(1)[0].start, m.spans(1)[0].end), (0, 3));
+    }
+
+    #[test]
+    fn pre_keeps_its_indentation_and_code_its_language() {
+        let dom = marked(
+            "<pre><code class='language-python'>def f():\n    return 1\n</code></pre>",
+        );
+        let m = dom.markup.as_ref().unwrap();
+        assert_eq!(dom.blocks[0].text, "def f():\nreturn 1");
+        assert_eq!(m.pre_text(0), Some("def f():\n    return 1"));
+        assert_eq!(m.spans(0)[0].kind, SpanKind::Code(Some("python".into())));
+        assert_eq!(code_language("highlight-source-rust notranslate").as_deref(), Some("rust"));
+        assert_eq!(code_language("brush: js;").as_deref(), Some("js"));
+        assert_eq!(code_language("language-none"), None);
+    }
+
+    #[test]
+    fn a_figure_image_goes_to_its_caption() {
+        let dom = marked("<figure><img src=a.png alt='A cat'><figcaption>The cat</figcaption></figure>");
+        let m = dom.markup.as_ref().unwrap();
+        assert_eq!(dom.blocks.len(), 1);
+        assert!(matches!(&m.spans(0)[0].kind, SpanKind::Image { src, alt } if &**src == "a.png" && &**alt == "A cat"));
+    }
+
+    #[test]
+    fn nothing_is_recorded_unless_asked() {
+        assert!(super::super::parse("<p>One <em>two</em></p>").markup.is_none());
+    }
+}
