@@ -114,6 +114,9 @@ pub fn markdown(inline: &Inline<'_>, ctx: &Context<'_>, mode: Mode) -> String {
                 stack.push((end, span.kind.clone(), marker.to_string()));
             }
             SpanKind::Code(_) => {
+                if in_word(text, start, end) {
+                    continue;
+                }
                 code_span(&mut out, &text[start..end], mode);
                 line_start = false;
                 pos = end;
@@ -122,6 +125,11 @@ pub fn markdown(inline: &Inline<'_>, ctx: &Context<'_>, mode: Mode) -> String {
                 let Some(url) = ctx.resolve(href) else {
                     continue;
                 };
+                if out.ends_with('!') {
+                    // `![` would open an image.
+                    out.pop();
+                    out.push_str("\\!");
+                }
                 out.push('[');
                 line_start = false;
                 stack.push((end, span.kind.clone(), format!("]({})", escape::destination(&url))));
@@ -255,7 +263,8 @@ fn trimmed(text: &str, start: usize, end: usize, kind: &SpanKind) -> Option<(usi
 }
 
 /// Whether `start..end` begins or ends inside a word (a letter or digit on both sides
-/// of a boundary): emphasis markers there could split the word when they do not pair.
+/// of a boundary): emphasis or code markers there could split the word when they do not
+/// pair (two code spans in a row, `` `a``b` ``).
 fn in_word(text: &str, start: usize, end: usize) -> bool {
     let alnum = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
     (alnum(text[..start].chars().next_back()) && alnum(text[start..].chars().next()))

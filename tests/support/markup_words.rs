@@ -42,7 +42,7 @@ pub fn markdown_plain(md: &str) -> String {
 }
 
 /// The text of an HTML fragment: text nodes, a space at every element boundary but for
-/// the inline elements the writer uses (`em`, `strong`, `code`, `a`).
+/// the inline elements the writer uses (`em`, `strong`, `code`, `a`, `img`).
 pub fn html_plain(html: &str) -> String {
     let dom = html5ever::parse_document(RcDom::default(), Default::default()).one(html);
     let mut out = String::new();
@@ -57,7 +57,7 @@ pub fn html_plain(html: &str) -> String {
         match &node.data {
             NodeData::Text { contents } => out.push_str(&contents.borrow()),
             NodeData::Element { name, .. } => {
-                let inline = matches!(&*name.local, "em" | "strong" | "code" | "a");
+                let inline = matches!(&*name.local, "em" | "strong" | "code" | "a" | "img");
                 if !inline {
                     out.push(' ');
                     work.push(None);
