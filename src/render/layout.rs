@@ -19,19 +19,23 @@ pub struct Inline<'a> {
     pub block: Option<usize>,
 }
 
-/// A table cell: its blocks' contents, and whether it is a header cell (`<th>`).
+/// A table cell: its blocks' contents, whether it is a header cell (`<th>`), and its
+/// column (its place among the row's cells on the page, empty ones included).
 #[derive(Debug)]
 pub struct Cell<'a> {
     elem: ElemId,
     pub content: Vec<Inline<'a>>,
     pub header: bool,
+    pub column: usize,
 }
 
-/// A table row: its written cells.
+/// A table row: its written cells, and how many cells it has on the page (0 when the
+/// cells are not in a row).
 #[derive(Debug)]
 pub struct Row<'a> {
     elem: ElemId,
     pub cells: Vec<Cell<'a>>,
+    pub width: usize,
 }
 
 /// A node of the tree.
@@ -225,16 +229,25 @@ fn add_leaf<'a>(
                     rows.push(Row {
                         elem: row,
                         cells: Vec::new(),
+                        width: row_cells(dom, row).count(),
                     });
                 }
                 let cells = &mut rows.last_mut().expect("pushed above").cells;
                 match cells.last_mut() {
                     Some(c) if c.elem == cell => c.content.push(inline),
-                    _ => cells.push(Cell {
-                        elem: cell,
-                        content: vec![inline],
-                        header,
-                    }),
+                    _ => {
+                        let before = cells.last().map_or(0, |c| c.column + 1);
+                        let column = row_cells(dom, row)
+                            .position(|c| c == cell)
+                            .unwrap_or(before)
+                            .max(before);
+                        cells.push(Cell {
+                            elem: cell,
+                            content: vec![inline],
+                            header,
+                            column,
+                        })
+                    }
                 }
                 return;
             }
@@ -250,6 +263,19 @@ fn add_leaf<'a>(
         }
     };
     push_node(stack, root, node);
+}
+
+/// The cells (`<td>`, `<th>`) of row element `row`, in order.
+fn row_cells(dom: &PageDom, row: ElemId) -> impl Iterator<Item = ElemId> + '_ {
+    let range = if row == NO_ELEM {
+        0..0
+    } else {
+        row + 1..dom.elements[row as usize].end
+    };
+    range.filter(move |&e| {
+        let el = &dom.elements[e as usize];
+        el.parent == row && matches!(&*el.tag, "td" | "th")
+    })
 }
 
 /// A `<pre>` block: its raw text (indentation kept) when written whole, and the

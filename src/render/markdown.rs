@@ -1,8 +1,9 @@
 //! The tree as Markdown: CommonMark with GitHub's pipe tables. Blocks are separated by
 //! a blank line; list items by a line break (continuation lines indented under the
 //! marker); quotes prefix every line with `>`; a table whose rows all have the same
-//! number of written cells is a pipe table with its first row as header, any other is
-//! written one row a line, cells separated by `|`.
+//! number of cells on the page is a pipe table with its first row as header (cells the
+//! extractor left out are empty), any other is written one row a line, cells separated
+//! by `|`.
 
 use super::escape::Mode;
 use super::inline::{self, Context};
@@ -112,19 +113,24 @@ fn cell_text(content: &[Inline<'_>], ctx: &Context<'_>) -> String {
 }
 
 fn write_table(out: &mut String, rows: &[Row<'_>], ctx: &Context<'_>) {
-    let width = rows.first().map_or(0, |r| r.cells.len());
-    let rectangular = width > 0 && rows.iter().all(|r| r.cells.len() == width);
-    let lines: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| r.cells.iter().map(|c| cell_text(&c.content, ctx)).collect())
-        .collect();
+    // Rectangular: every row has as many cells on the page; a cell the extractor left
+    // out (empty, or not content) is an empty cell in its column.
+    let width = rows.first().map_or(0, |r| r.width);
+    let rectangular = width > 0
+        && rows
+            .iter()
+            .all(|r| r.width == width && r.cells.iter().all(|c| c.column < width));
     if rectangular {
-        for (k, cells) in lines.iter().enumerate() {
+        for (k, row) in rows.iter().enumerate() {
             if k > 0 {
                 out.push('\n');
             }
+            let mut line = vec![String::new(); width];
+            for c in &row.cells {
+                line[c.column] = cell_text(&c.content, ctx);
+            }
             out.push_str("| ");
-            out.push_str(&cells.join(" | "));
+            out.push_str(&line.join(" | "));
             out.push_str(" |");
             if k == 0 {
                 out.push('\n');
@@ -136,10 +142,11 @@ fn write_table(out: &mut String, rows: &[Row<'_>], ctx: &Context<'_>) {
         }
     } else {
         // One row a line, as a paragraph with hard line breaks.
-        for (k, cells) in lines.iter().enumerate() {
+        for (k, row) in rows.iter().enumerate() {
             if k > 0 {
                 out.push_str("\\\n");
             }
+            let cells: Vec<String> = row.cells.iter().map(|c| cell_text(&c.content, ctx)).collect();
             out.push_str(&cells.join(" | "));
         }
     }
