@@ -28,6 +28,9 @@
 //! - `wrappers.rs`: hidden page or `<main>` wrappers (hidden until scripts run) that are
 //!   walked anyway.
 //! - `tree.rs`: parent / sibling / child navigation on the rcdom tree.
+//! - `markup.rs`: the inline markup kept for the structured outputs ([`Markup`]: spans of
+//!   emphasis, code, links, images; raw `<pre>` text), recorded when asked
+//!   ([`parse_page_marked`]) by `markup_walk.rs`.
 
 use html5ever::tendril::TendrilSink;
 use html5ever::ParseOpts;
@@ -38,6 +41,7 @@ mod build;
 mod hidden;
 mod limits;
 mod markup;
+mod markup_walk;
 mod meta;
 mod mojibake;
 mod node_text;
