@@ -12,6 +12,7 @@ use crate::extract::cross_page::infholder::InfholderConfig;
 use crate::extract::cross_page::CrossPage;
 use crate::extract::heuristic::HeuristicConfig;
 use crate::group::GroupDepth;
+use crate::render::{OutputFormat, RenderOptions};
 
 /// The whole configuration of a run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -41,6 +42,16 @@ pub struct Config {
     /// (`extract::rules::cost`): over it, the rule is not run on that page (counted in
     /// its `errors`, the page falls back). Default 10,000,000.
     pub xpath_budget: u64,
+    /// What records carry beside `text` (`--output-format`): `text` (nothing more),
+    /// `markdown` (a `markdown` field: CommonMark with GitHub tables) or `html` (an `html`
+    /// field: clean HTML). Both come from the blocks `text` is made of (`render/`).
+    pub output_format: OutputFormat,
+    /// In `markdown`/`html`, write links as links with their absolute address
+    /// (`--links`); their text is written either way.
+    pub output_links: bool,
+    /// In `markdown`/`html`, write images with their alt text and absolute address
+    /// (`--images`).
+    pub output_images: bool,
 }
 
 impl Default for Config {
@@ -55,6 +66,9 @@ impl Default for Config {
             dedup: DedupConfig::default(),
             with_title: false,
             xpath_budget: crate::extract::rules::cost::DEFAULT_XPATH_BUDGET,
+            output_format: OutputFormat::Text,
+            output_links: false,
+            output_images: false,
         }
     }
 }
@@ -67,6 +81,15 @@ impl Config {
             self.cross_page
         } else {
             CrossPage::None
+        }
+    }
+
+    /// How records are rendered beside `text`.
+    pub fn render_options(&self) -> RenderOptions {
+        RenderOptions {
+            format: self.output_format,
+            links: self.output_links,
+            images: self.output_images,
         }
     }
 

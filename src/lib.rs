@@ -32,6 +32,7 @@ pub mod normalize;
 pub mod page;
 pub mod parquet_io;
 pub mod pipeline;
+pub mod render;
 pub mod report;
 pub mod source;
 

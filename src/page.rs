@@ -112,6 +112,12 @@ pub struct ExtractRecord {
     pub title: String,
     /// The main text, blocks separated by `\n`.
     pub text: String,
+    /// The main text as Markdown (`output_format: markdown`): the same blocks as `text`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub markdown: Option<String>,
+    /// The main text as clean HTML (`output_format: html`): the same blocks as `text`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub html: Option<String>,
     /// Which extractor produced `text` (e.g. `heuristic`, `rules:<file>#<rule>`).
     pub method: String,
     /// Publication date as the page shows it, when the method knows where it is (rules).

@@ -15,7 +15,8 @@ use pyo3::types::{PyDict, PyList};
 use thresher::config::Config;
 use thresher::extract::{rules, Cascade};
 use thresher::page::{Page, PageError};
-use thresher::parquet_io::records::{page_record_schema, page_records_batch};
+use thresher::parquet_io::records::{page_record_schema_for, page_records_batch_for};
+use thresher::render::OutputFormat;
 use thresher::pipeline::{self, PageResult, RecordOut};
 use thresher::source::PageJob;
 
@@ -62,7 +63,9 @@ fn lone_page_engine(config: Config, flags: &Flags) -> PyResult<Arc<(Config, Casc
 /// `fetched_at` is an RFC 3339 string or a datetime (naive: UTC). `options` are the keys of
 /// a `--config` YAML file (`cross_page="none"`, `with_title=True`,
 /// `heuristic={"include_comments": True}`, `group_depth=2`, ...) plus `rules=DIR` and
-/// `strict=True` (`--rules`, `--strict`); an unknown key raises `ConfigError`.
+/// `strict=True` (`--rules`, `--strict`); an unknown key raises `ConfigError`. With
+/// `output_format="markdown"` (or `"html"`; `output_links=True`, `output_images=True` as
+/// `--links`, `--images`) the record carries `markdown` (or `html`) beside `text`.
 ///
 /// The page is extracted alone: the cross-page methods learn nothing from one page (use
 /// `GroupExtractor` for a group of pages).
@@ -126,11 +129,16 @@ fn jobs(pages: Vec<Result<Page, PageError>>) -> Vec<PageJob> {
         .collect()
 }
 
-/// Results as a `pyarrow.Table` of the record schema.
-fn results_table<'py>(py: Python<'py>, results: &[PageResult]) -> PyResult<Bound<'py, PyAny>> {
+/// Results as a `pyarrow.Table` of the record schema of `format` (`markdown` or `html`
+/// after `text` when records carry it).
+fn results_table<'py>(
+    py: Python<'py>,
+    results: &[PageResult],
+    format: OutputFormat,
+) -> PyResult<Bound<'py, PyAny>> {
     let out: Vec<RecordOut> = results.iter().map(RecordOut::from).collect();
-    let batch = page_records_batch(&out).map_err(py_err)?;
-    let table = arrow_pyarrow::Table::try_new(vec![batch], page_record_schema())
+    let batch = page_records_batch_for(&out, format).map_err(py_err)?;
+    let table = arrow_pyarrow::Table::try_new(vec![batch], page_record_schema_for(format))
         .map_err(|e| convert::OutputError::new_err(e.to_string()))?;
     table.into_pyarrow(py)
 }
@@ -157,6 +165,7 @@ pub fn extract_arrow<'py>(
     let batches = arrow_batches(batch)?;
     let pages = arrow_pages(&batches, 0, &config)?;
     drop(batches);
+    let format = config.output_format;
     let engine = lone_page_engine(config, &flags)?;
     let results = py.detach(move || {
         convert::with_pool(threads, move || {
@@ -164,14 +173,19 @@ pub fn extract_arrow<'py>(
             pipeline::page_records(jobs(pages), cascade, config)
         })
     })?;
-    results_table(py, &results)
+    results_table(py, &results, format)
 }
 
 /// The `pyarrow.Schema` of the record tables (`extract_arrow`, `GroupExtractor.extract_arrow`):
-/// every field a record or an error record has, all nullable.
+/// every field a record or an error record has, all nullable; with `output_format`
+/// `"markdown"` or `"html"`, that field after `text`.
 #[pyfunction]
-pub fn record_schema(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    page_record_schema().to_pyarrow(py)
+#[pyo3(signature = (output_format="text"))]
+pub fn record_schema<'py>(py: Python<'py>, output_format: &str) -> PyResult<Bound<'py, PyAny>> {
+    let format: OutputFormat = output_format
+        .parse()
+        .map_err(|e: String| convert::ConfigError::new_err(format!("configuration: {e}")))?;
+    page_record_schema_for(format).to_pyarrow(py)
 }
 
 /// The URL-prefix group of a page, as in its record's `group` (`host/dir1/dir2/`; scheme,
@@ -279,7 +293,7 @@ impl GroupExtractor {
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let results = self.run(py, threads)?;
-        results_table(py, &results)
+        results_table(py, &results, self.config.output_format)
     }
 }
 

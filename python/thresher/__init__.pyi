@@ -37,7 +37,10 @@ def extract(
     content_type: Optional[str] = None,
     **options: Any,
 ) -> Dict[str, Any]:
-    """The record `thresher extract` writes for this page (or its error record)."""
+    """The record `thresher extract` writes for this page (or its error record).
+    `options` are the keys of a `--config` file, e.g. `output_format="markdown"` (or
+    `"html"`), `output_links=True`, `output_images=True`: the record then carries
+    `markdown` (or `html`) beside `text`."""
 
 def extract_arrow(
     batch: Union[pyarrow.RecordBatch, pyarrow.Table],
@@ -48,8 +51,9 @@ def extract_arrow(
     """Records of the rows (`url`, `html`, optional `path`, `fetched_at`, `popularity`,
     `content_type`) as a table of `record_schema()`, on all cores without the GIL."""
 
-def record_schema() -> pyarrow.Schema:
-    """The schema of record tables."""
+def record_schema(output_format: str = "text") -> pyarrow.Schema:
+    """The schema of record tables; with `output_format` "markdown" or "html", that
+    column after `text`."""
 
 def group_key(url: str, depth: Union[str, int, None] = None) -> str:
     """The URL-prefix group of a page (`--group-depth`: "parent" or a number)."""

@@ -61,6 +61,7 @@ fn config_defaults() -> Vec<(&'static str, String)> {
         ("bands", "chosen from --threshold and --num-perm".into()),
         ("group_depth", shown(&c.group_depth)),
         ("cross_page", shown(&c.cross_page)),
+        ("output_format", shown(&c.output_format)),
         ("threads", "all cores".into()),
         ("max_errors", "unlimited".into()),
         (

@@ -17,6 +17,7 @@ use crate::group::GroupDepth;
 use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
 use crate::source::{self, Manifest};
+use crate::render::OutputFormat;
 
 mod error_args;
 mod fetch;
@@ -62,6 +63,8 @@ enum Command {
         /// Records as `jsonl` or `parquet` (needs -o).
         #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
         format: parquet_cmd::Format,
+        #[command(flatten)]
+        output_args: OutputArgs,
     },
     /// Find near-duplicate clusters among JSONL documents (`text` plus `id`/`path`/`url`).
     Dedup {
@@ -134,6 +137,8 @@ enum Command {
         /// pages and clusters as `jsonl` or `parquet` (pages.parquet, clusters.parquet).
         #[arg(long, value_enum, default_value_t = parquet_cmd::Format::Jsonl)]
         format: parquet_cmd::Format,
+        #[command(flatten)]
+        output_args: OutputArgs,
     },
     /// Write OUT_DIR/report/index.html for an earlier `run`. Give the run's inputs (and
     /// its --rules, --cross-page…) to see removed blocks and their reasons; without them
@@ -228,6 +233,36 @@ struct InputArgs {
     /// starts with it); by default the title is only in the record's `title` field.
     #[arg(long)]
     with_title: bool,
+}
+
+/// How records carry the main content besides `text`.
+#[derive(Debug, Args)]
+struct OutputArgs {
+    /// Records carry, beside `text`: nothing more (`text`), a `markdown` field (`markdown`:
+    /// headings, lists, tables, code blocks, quotes, emphasis) or an `html` field (`html`:
+    /// clean HTML). Both are made of the same blocks as `text`.
+    #[arg(long, value_name = "FORMAT")]
+    output_format: Option<OutputFormat>,
+    /// With markdown or html: write links as links, with their absolute address.
+    #[arg(long)]
+    links: bool,
+    /// With markdown or html: write images, with their alt text and absolute address.
+    #[arg(long)]
+    images: bool,
+}
+
+impl OutputArgs {
+    fn apply(&self, config: &mut Config) {
+        if let Some(f) = self.output_format {
+            config.output_format = f;
+        }
+        if self.links {
+            config.output_links = true;
+        }
+        if self.images {
+            config.output_images = true;
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -474,7 +509,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             output: final_output,
             error_args,
             format,
+            output_args,
         } => {
+            output_args.apply(&mut config);
             let output = parquet_cmd::jsonl_target(format, final_output.as_deref())?;
             let inputs = load_inputs(&input, &mut config)?;
             let front = rules_cmd::front(&rules, &config)?;
@@ -519,8 +556,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             report,
             error_args,
             format,
+            output_args,
         } => {
             dedup.apply(&mut config)?;
+            output_args.apply(&mut config);
             let inputs =
                 if fetch {
                     if input.manifest.is_some() {

@@ -31,6 +31,10 @@ pub struct Extracted {
     pub text: String,
     /// Words of the page kept as main text (to compute the boilerplate ratio).
     pub kept_words: u64,
+    /// The indices of the page's blocks (`PageDom::blocks`) written as `text`, in the
+    /// order written, for the structured outputs (`render/`); empty when the method
+    /// writes text of its own (per-site rules), whose lines are then matched to blocks.
+    pub blocks: Vec<u32>,
     /// Why the text is empty, when it is.
     pub empty_reason: Option<String>,
     /// Share of the page's visible words removed as cross-page template (Infholder,

@@ -17,6 +17,7 @@ use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchR
 use parquet::arrow::ArrowWriter;
 
 use crate::error::{Error, Result};
+use crate::render::OutputFormat;
 
 use super::{parquet_error, writer_properties};
 
@@ -30,15 +31,28 @@ const ROWS_PER_BATCH: usize = 4096;
 /// Batches of records are built against it in strict mode, so a record field missing here
 /// is an error, not a silently dropped column (see the test below).
 pub fn page_record_schema() -> SchemaRef {
+    page_record_schema_for(OutputFormat::Text)
+}
+
+/// [`page_record_schema`] for records rendered as `format`: with the `markdown` or
+/// `html` column after `text`.
+pub fn page_record_schema_for(format: OutputFormat) -> SchemaRef {
     let utf8 = |name: &str| Field::new(name, DataType::Utf8, true);
     let float = |name: &str| Field::new(name, DataType::Float64, true);
     let int = |name: &str| Field::new(name, DataType::Int64, true);
-    Arc::new(Schema::new(vec![
+    let mut fields = vec![
         utf8("path"),
         utf8("url"),
         utf8("group"),
         utf8("title"),
         utf8("text"),
+    ];
+    match format {
+        OutputFormat::Text => {}
+        OutputFormat::Markdown => fields.push(utf8("markdown")),
+        OutputFormat::Html => fields.push(utf8("html")),
+    }
+    fields.extend([
         utf8("method"),
         utf8("date"),
         utf8("fetched_at"),
@@ -59,14 +73,23 @@ pub fn page_record_schema() -> SchemaRef {
         utf8("description"),
         utf8("error"),
         utf8("error_kind"),
-    ]))
+    ]);
+    Arc::new(Schema::new(fields))
 }
 
 /// Records (anything that serializes as an extraction record or error record, e.g.
 /// `pipeline::RecordOut`) as one Arrow batch of [`page_record_schema`]: the same field
 /// values as their JSON lines.
 pub fn page_records_batch<T: serde::Serialize>(records: &[T]) -> Result<RecordBatch> {
-    let schema = page_record_schema();
+    page_records_batch_for(records, OutputFormat::Text)
+}
+
+/// [`page_records_batch`] of records rendered as `format` ([`page_record_schema_for`]).
+pub fn page_records_batch_for<T: serde::Serialize>(
+    records: &[T],
+    format: OutputFormat,
+) -> Result<RecordBatch> {
+    let schema = page_record_schema_for(format);
     let mut decoder = arrow_json::ReaderBuilder::new(schema.clone())
         .with_batch_size(records.len().max(1))
         .with_strict_mode(true)
@@ -306,6 +329,8 @@ mod tests {
             group: "a.example/".into(),
             title: "t".into(),
             text: "x".into(),
+            markdown: Some("*x*".into()),
+            html: None,
             method: "heuristic".into(),
             date: Some("2020-01-01".into()),
             fetched_at: Some(chrono::DateTime::from_timestamp(0, 0).unwrap()),
@@ -335,7 +360,7 @@ mod tests {
         };
         let record_json = serde_json::to_value(&record).unwrap();
         let error_json = serde_json::to_value(ErrorRecord::from(&failed)).unwrap();
-        let schema = page_record_schema();
+        let schema = page_record_schema_for(OutputFormat::Markdown);
         for v in [&record_json, &error_json] {
             for key in v.as_object().unwrap().keys() {
                 assert!(
@@ -344,7 +369,10 @@ mod tests {
                 );
             }
         }
-        let batch = page_records_batch(&[record_json, error_json]).unwrap();
+        // The text schema has no `markdown` column: such a record does not fit it.
+        assert!(page_records_batch(&[record_json.clone()]).is_err());
+        let batch =
+            page_records_batch_for(&[record_json, error_json], OutputFormat::Markdown).unwrap();
         assert_eq!(batch.num_rows(), 2);
         let text = batch.column_by_name("text").unwrap();
         assert_eq!(

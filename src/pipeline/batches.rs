@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::extract::Cascade;
 use crate::page::{Page, PageError};
-use crate::parquet_io::records::page_records_batch;
+use crate::parquet_io::records::page_records_batch_for;
 use crate::source::{page_rows, PageJob};
 
 use super::record::{page_records, RecordOut};
@@ -31,7 +31,8 @@ pub fn batch_pages(
         .collect())
 }
 
-/// The records of the pages of `batch` as a batch of `parquet_io::records::page_record_schema`,
+/// The records of the pages of `batch` as a batch of `parquet_io::records::page_record_schema_for`
+/// the configured output format,
 /// row for row.
 pub fn extract_batch(
     batch: &RecordBatch,
@@ -49,5 +50,5 @@ pub fn extract_batch(
         .collect();
     let results = page_records(jobs, cascade, config);
     let out: Vec<RecordOut> = results.iter().map(RecordOut::from).collect();
-    page_records_batch(&out)
+    page_records_batch_for(&out, config.output_format)
 }

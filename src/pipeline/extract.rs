@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
+use crate::render;
 
 use super::output::round4;
 
@@ -30,6 +31,16 @@ pub fn decode_and_parse(page: &Page) -> Result<(dom::ParsedPage, charset::Decode
 pub fn decode_and_parse_within(
     page: &Page,
     max_page_bytes: usize,
+) -> Result<(dom::ParsedPage, charset::Decoded), PageError> {
+    decode_and_parse_marked(page, max_page_bytes, dom::MarkupOptions::default())
+}
+
+/// [`decode_and_parse_within`], recording the inline markup the structured outputs need
+/// (`markup`; the blocks are the same either way).
+pub fn decode_and_parse_marked(
+    page: &Page,
+    max_page_bytes: usize,
+    markup: dom::MarkupOptions,
 ) -> Result<(dom::ParsedPage, charset::Decoded), PageError> {
     let fail = |kind, message: String| PageError {
         path: page.path.clone(),
@@ -54,7 +65,7 @@ pub fn decode_and_parse_within(
             "not text: binary data or an undecodable encoding".into(),
         ));
     }
-    let parsed = dom::parse_page_within(&decoded.text, dom::max_tags(max_page_bytes));
+    let parsed = dom::parse_page_marked(&decoded.text, dom::max_tags(max_page_bytes), markup);
     Ok((parsed, decoded))
 }
 
@@ -64,7 +75,9 @@ pub fn extract_page(
     cascade: &Cascade,
     config: &Config,
 ) -> Result<ExtractRecord, PageError> {
-    let (parsed, decoded) = decode_and_parse_within(page, config.max_page_bytes)?;
+    let render_options = config.render_options();
+    let (parsed, decoded) =
+        decode_and_parse_marked(page, config.max_page_bytes, render_options.markup())?;
     let group = group_key(&page.url, config.group_depth);
     let ctx = PageContext {
         url: &page.url,
@@ -97,12 +110,29 @@ pub fn extract_page(
     } else {
         found.text
     };
+    let rendered = render::render(
+        &render::Rendered {
+            dom: &parsed.dom,
+            text: &text,
+            blocks: &found.blocks,
+            title_line: (config.with_title && !text.is_empty()).then_some(title.as_str()),
+            url: &page.url,
+        },
+        &render_options,
+    );
+    let (markdown, html) = match render_options.format {
+        render::OutputFormat::Markdown => (rendered, None),
+        render::OutputFormat::Html => (None, rendered),
+        render::OutputFormat::Text => (None, None),
+    };
     Ok(ExtractRecord {
         path: page.path.clone(),
         url: page.url.clone(),
         group,
         title,
         text,
+        markdown,
+        html,
         method: answer.method,
         date: answer.date,
         fetched_at: page.fetched_at,

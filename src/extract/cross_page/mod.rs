@@ -148,6 +148,7 @@ fn restore_headline(
     }
     let headline = &dom.blocks[h];
     found.text = format!("{}\n{}", headline.text, found.text);
+    found.blocks.insert(0, h as u32);
     found.kept_words += headline.words as u64;
 }
 

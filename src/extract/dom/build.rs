@@ -9,6 +9,7 @@ use html5ever::ParseOpts;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 use super::attrs::{attr_value, id_class, kind_sig, role};
+use super::markup::{inline_kind, MarkupBuilder, SpanKind};
 use super::limits::limit_nesting;
 use super::node_text::text_of;
 use super::settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
@@ -24,7 +25,10 @@ enum Step {
         restore_kind: Option<BlockKind>,
         was_pre: bool,
     },
-    ExitLink,
+    /// Leaving a link (`span`: its markup span was opened).
+    ExitLink { span: bool },
+    /// Leaving an inline element whose markup span was opened.
+    ExitInline,
 }
 
 /// The walk's state: the page built so far, the block being built (its text and counts,
@@ -56,6 +60,8 @@ pub(super) struct Builder {
     /// Readable text size of the `<main>` regions met by [`Builder::holds_most_text`],
     /// by node address (computed once each: a page may hide many panels in one region).
     pub(super) main_text_bytes: Vec<(usize, usize)>,
+    /// The inline markup recorder, when the structured outputs need it (`markup.rs`).
+    pub(super) markup: Option<Box<MarkupBuilder>>,
 }
 
 impl Builder {
@@ -75,6 +81,7 @@ impl Builder {
                     let id = self.current;
                     if id != NO_ELEM {
                         self.page.elements[id as usize].end = self.page.elements.len() as ElemId;
+                        self.exit_markup(id);
                     }
                     self.current = restore;
                     self.kind = restore_kind;
@@ -82,11 +89,19 @@ impl Builder {
                         self.pre_depth -= 1;
                     }
                 }
-                Step::ExitLink => self.link_depth -= 1,
+                Step::ExitLink { span } => {
+                    self.link_depth -= 1;
+                    if span {
+                        self.close_span();
+                    }
+                }
+                Step::ExitInline => self.close_span(),
             }
         }
         self.flush();
-        self.page
+        let mut page = self.page;
+        page.markup = self.markup.map(|m| Box::new(m.finish()));
+        page
     }
 
     fn enter(&mut self, node: &Handle, depth: usize, stack: &mut Vec<Step>) {
@@ -151,16 +166,26 @@ impl Builder {
                             self.text.push('\n');
                             self.space_pending = false;
                         }
+                        if self.pre_depth > 0 {
+                            self.push_raw("\n");
+                        }
                     }
                     TagClass::Link => {
-                        if attr("href").is_some() {
+                        if let Some(href) = attr("href") {
                             self.link_depth += 1;
                             self.links += 1;
-                            stack.push(Step::ExitLink);
+                            let span = self.markup.as_ref().is_some_and(|m| m.options.links)
+                                && self.open_span(SpanKind::Link(href.trim().into()));
+                            stack.push(Step::ExitLink { span });
                         }
                         push_children(node, depth, stack);
                     }
-                    TagClass::Inline => push_children(node, depth, stack),
+                    TagClass::Inline => {
+                        if self.markup.is_some() {
+                            self.enter_inline(tag, &attr, stack);
+                        }
+                        push_children(node, depth, stack);
+                    }
                     TagClass::Block(kind) => {
                         self.flush();
                         if depth >= MAX_DEPTH {
@@ -174,6 +199,27 @@ impl Builder {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// An inline element while markup is recorded: open its span (emphasis, code) or
+    /// record its image.
+    fn enter_inline<'a>(
+        &mut self,
+        tag: &str,
+        attr: &impl Fn(&str) -> Option<&'a str>,
+        stack: &mut Vec<Step>,
+    ) {
+        if tag == "img" {
+            if self.markup.as_ref().is_some_and(|m| m.options.images) {
+                if let Some(src) = image_source(attr) {
+                    self.image(src, attr("alt").unwrap_or(""));
+                }
+            }
+        } else if let Some(kind) = inline_kind(tag, attr("class")) {
+            if self.open_span(kind) {
+                stack.push(Step::ExitInline);
+            }
         }
     }
 
@@ -209,6 +255,16 @@ impl Builder {
         self.current = id;
         self.kind = Some(kind);
     }
+}
+
+/// An image's address: `src`, or the lazy-loading attribute a script copies into it when
+/// `src` is a placeholder (empty or a `data:` URL).
+fn image_source<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> Option<&'a str> {
+    let usable = |v: &&str| !v.trim().is_empty() && !v.trim_start().starts_with("data:");
+    ["src", "data-src", "data-original", "data-lazy-src"]
+        .into_iter()
+        .find_map(|a| attr(a).filter(usable))
+        .map(str::trim)
 }
 
 fn push_children(node: &Handle, depth: usize, stack: &mut Vec<Step>) {

@@ -28,6 +28,9 @@
 //! - `wrappers.rs`: hidden page or `<main>` wrappers (hidden until scripts run) that are
 //!   walked anyway.
 //! - `tree.rs`: parent / sibling / child navigation on the rcdom tree.
+//! - `markup.rs`: the inline markup kept for the structured outputs ([`Markup`]: spans of
+//!   emphasis, code, links, images; raw `<pre>` text), recorded when asked
+//!   ([`parse_page_marked`]) by `markup_walk.rs`.
 
 use html5ever::tendril::TendrilSink;
 use html5ever::ParseOpts;
@@ -38,6 +41,8 @@ mod attrs;
 mod build;
 mod hidden;
 mod limits;
+mod markup;
+mod markup_walk;
 mod meta;
 mod mojibake;
 mod node_text;
@@ -53,6 +58,7 @@ pub use attr_limits::limit_attributes;
 pub(crate) use attrs::kind_sig;
 pub(crate) use hidden::is_hidden;
 pub use limits::{limit_nesting, limit_tags};
+pub use markup::{code_language, Markup, MarkupOptions, Span, SpanKind};
 pub use node_text::{collapse, unspaced_word_len};
 pub use settings::{
     max_attributes, max_tags, BYTES_PER_ATTRIBUTE, BYTES_PER_TAG, DEFAULT_MAX_PAGE_BYTES,
@@ -150,6 +156,9 @@ pub struct PageDom {
     /// The block element of every `<textarea>` (also in `entry_fields`): a box for a
     /// message, which comment and contact forms have and search or filter forms do not.
     pub message_fields: Vec<ElemId>,
+    /// Inline markup of the blocks (emphasis, code, links, images, raw `<pre>` text), when
+    /// the parse was asked to record it ([`parse_page_marked`]).
+    pub markup: Option<Box<Markup>>,
 }
 
 impl PageDom {
@@ -204,6 +213,12 @@ pub fn parse_page(html: &str) -> ParsedPage {
 /// the same `max_page_bytes` allows, `max_tags` × 4: [`limit_attributes`]) into the tree
 /// and the flat page model.
 pub fn parse_page_within(html: &str, max_tags: usize) -> ParsedPage {
+    parse_page_marked(html, max_tags, MarkupOptions::default())
+}
+
+/// [`parse_page_within`], recording the blocks' inline markup as `markup` asks (for the
+/// structured outputs; the blocks are the same either way).
+pub fn parse_page_marked(html: &str, max_tags: usize, markup: MarkupOptions) -> ParsedPage {
     let (html, cut) = limit_tags(html, max_tags);
     let (html, attributes_dropped) = limit_attributes(
         html,
@@ -211,7 +226,11 @@ pub fn parse_page_within(html: &str, max_tags: usize) -> ParsedPage {
     );
     let html = limit_nesting(&html, MAX_SOURCE_DEPTH);
     let tree = html5ever::parse_document(RcDom::default(), ParseOpts::default()).one(&*html);
-    let dom = Builder::default().build(&tree.document);
+    let mut builder = Builder::default();
+    if markup.record {
+        builder.markup = Some(Box::new(markup::MarkupBuilder::new(markup)));
+    }
+    let dom = builder.build(&tree.document);
     ParsedPage {
         tree,
         dom,

@@ -16,6 +16,9 @@ impl Builder {
     pub(super) fn push_text(&mut self, s: &str) {
         let repaired = mojibake::repair(s);
         let s = repaired.as_deref().unwrap_or(s);
+        if self.pre_depth > 0 {
+            self.push_raw(s);
+        }
         let in_link = self.link_depth > 0;
         let mut in_word = false;
         // Letters so far in the current run of one unspaced script.
@@ -125,6 +128,7 @@ impl Builder {
         self.space_pending = false;
         if self.words == 0 && self.text.trim().is_empty() {
             self.text.clear();
+            self.flush_markup(false);
             return;
         }
         // Copied out at its size; the buffer keeps its capacity for the next block.
@@ -156,6 +160,7 @@ impl Builder {
             elem,
             kind: self.kind.unwrap_or(BlockKind::Other),
         });
+        self.flush_markup(true);
         self.words = 0;
         self.link_words = 0;
         self.links = 0;

@@ -92,7 +92,9 @@ pub(super) fn without_repeats<'a>(
 pub(super) fn write_out(kept: &[(usize, &Block)]) -> Extracted {
     let mut text = String::new();
     let mut kept_words = 0u64;
-    for (_, b) in kept {
+    let mut blocks = Vec::with_capacity(kept.len());
+    for &(i, b) in kept {
+        blocks.push(i as u32);
         if !text.is_empty() {
             text.push('\n');
         }
@@ -105,6 +107,7 @@ pub(super) fn write_out(kept: &[(usize, &Block)]) -> Extracted {
     Extracted {
         text,
         kept_words,
+        blocks,
         empty_reason,
         ..Extracted::default()
     }
