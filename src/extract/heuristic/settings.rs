@@ -61,6 +61,9 @@ pub struct HeuristicConfig {
     /// Drop the short lines ending in a colon at the written text's end (`labels.rs`:
     /// "Tags:", "Share this on:", "分享到:", labels of links that were left out).
     pub drop_dangling_labels: bool,
+    /// Drop the section headings at the written text's end (`labels.rs`: "Related posts",
+    /// "Share it!", "Recommended" over a box that was left out).
+    pub drop_dangling_headings: bool,
     /// Drop the invitations to follow the site or its writer on a social network at the
     /// written text's end (`follow_lines.rs`: "Follow me: twitter.com/…", "Join us on
     /// Facebook", a short line that names a network and points to it).
@@ -177,6 +180,8 @@ impl Default for HeuristicConfig {
             cut_at_legal_notice: true,
             // On (`labels.rs`): see ARCHITECTURE.md for the figures.
             drop_dangling_labels: true,
+            // On (`labels.rs`): see docs/heuristic.md for the figures.
+            drop_dangling_headings: true,
             // On (`follow_lines.rs`): see ARCHITECTURE.md for the figures.
             drop_follow_lines: true,
             // On (`labels.rs`): see ARCHITECTURE.md for the figures.
