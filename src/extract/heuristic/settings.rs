@@ -91,6 +91,9 @@ pub struct HeuristicConfig {
     /// With `lead_above_text`: a heading that is the first line under the headline is the
     /// story's deck (subtitle) and is written first however short (`leads.rs`).
     pub lead_deck: bool,
+    /// When the first pass wrote the paragraph right under the page's headline, a retry
+    /// of the cascade (fewer marks) must write it too to replace the answer (`mod.rs`).
+    pub retry_keeps_story: bool,
     /// Keep comment sections (`--include-comments`); by default they are boilerplate.
     pub include_comments: bool,
     /// Siblings with one tag and class, at least this many, form a repeated structure
@@ -205,6 +208,8 @@ impl Default for HeuristicConfig {
             lead_above_text: true,
             // On (`leads.rs`, the deck): see ARCHITECTURE.md for the figures.
             lead_deck: true,
+            // On (`mod.rs`): see docs/heuristic.md for the figures.
+            retry_keeps_story: true,
             // Off: comments are not the page's text (`--include-comments` turns it on).
             include_comments: false,
             // Hand-set, not swept.
