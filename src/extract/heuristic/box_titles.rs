@@ -85,18 +85,6 @@ mod tests {
     }
 
     #[test]
-    fn the_title_of_a_box_of_links_left_out_goes_with_it() {
-        let links = "<ul><li><a href=/a>The crane drivers of the harbour at night</a></li>\
-                     <li><a href=/b>A new pier for the ferries of the bay</a></li>\
-                     <li><a href=/c>Winter timetable of the island ferries</a></li></ul>";
-        let out = run(&page(&format!(
-            "<div class=more><div>Most read stories</div>{links}</div>"
-        )));
-        assert!(out.text.contains("Second."), "{}", out.text);
-        assert!(!out.text.contains("Most read"), "{}", out.text);
-    }
-
-    #[test]
     fn a_heading_over_written_paragraphs_and_a_lone_source_line_stay() {
         let section = format!("<div><h3>The new pier</h3><p>{ARTICLE} Pier.</p></div>");
         let out = run(&page(&format!("{section}<p>Source: harbour office</p>")));
