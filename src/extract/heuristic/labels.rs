@@ -18,16 +18,20 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use super::features::is_prose_heading;
 use super::interface_lines::is_credit_line;
 use super::label_phrases::{label_phrase, phrase_set};
 use super::settings::{HeuristicConfig, LABEL_MAX_WORDS};
-use crate::extract::dom::Block;
+use super::structures::Structures;
+use crate::extract::dom::{Block, BlockKind};
 
 /// The end (exclusive) of the written text among `kept[first..end]` without the short
-/// lines ending in a colon at its end ([`is_dangling_label`]), one after the other; the
-/// first written block always stays. Only with `drop_dangling_labels`.
+/// lines ending in a colon ([`is_dangling_label`]) and the section headings
+/// ([`is_dangling_heading`]) at its end, one after the other; the first written block
+/// always stays. Only with `drop_dangling_labels`.
 pub(super) fn without_dangling_labels(
     config: &HeuristicConfig,
+    st: &Structures,
     kept: &[(usize, &Block)],
     first: usize,
     end: usize,
@@ -35,7 +39,22 @@ pub(super) fn without_dangling_labels(
     if !config.drop_dangling_labels {
         return end;
     }
-    end_without_trailing(kept, first, end, is_dangling_label)
+    // Headings not in a list's items: a grid of products named in headings, whose
+    // prices and buttons were left out, ends on an item's name.
+    let headings = config.drop_dangling_headings;
+    let in_item = |b: &Block| st.item_group[b.elem as usize] != u32::MAX;
+    end_without_trailing(kept, first, end, |b| {
+        is_dangling_label(b) || headings && !in_item(b) && is_dangling_heading(b, config)
+    })
+}
+
+/// Whether a block is a heading (`<h1>`–`<h6>`) that is no paragraph set as one
+/// ([`is_prose_heading`]): at the text's end it titles a section that was not written —
+/// "Related posts", "Share it!", "Recommended", "More on this topic" over a box of
+/// links or buttons left out — whatever its wording or language. A text does not end
+/// with the title of what would follow it.
+fn is_dangling_heading(b: &Block, config: &HeuristicConfig) -> bool {
+    matches!(b.kind, BlockKind::Heading(_)) && !is_prose_heading(b, config)
 }
 
 /// The end (exclusive) of `kept[first..end]` without the blocks at its end that

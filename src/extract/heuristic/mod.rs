@@ -56,6 +56,7 @@
 //! tests are in `tests.rs`.
 
 mod article_edges;
+mod box_titles;
 mod cleanup;
 mod comment_headings;
 mod dated_posts;
@@ -130,13 +131,20 @@ pub fn extract_with_template(
     // A cascade, like Readability's retries: when the result is short, the class/id
     // vocabulary may have matched the content's own wrappers (`elementor-widget`), so
     // try again without it, then without any marks; keep the longest answer.
-    let mut best = extract_pass(page, config, template, Marks::All);
+    // With `retry_keeps_story`, when the first pass's text starts right under the
+    // page's headline (a short story, a few lines of a post), a retry's answer counts
+    // only if it writes that first line too: the content's own wrappers, unmarked, hold
+    // it; a login panel, a comment form or a related list the vocabulary had marked
+    // does not.
+    let (mut best, story) = extract_pass(page, config, template, Marks::All);
+    let story = story.filter(|_| config.retry_keeps_story);
     for marks in [Marks::Structural, Marks::Off] {
         if best.kept_words >= config.retry_below_words as u64 {
             break;
         }
-        let next = extract_pass(page, config, template, marks);
-        if next.kept_words > best.kept_words {
+        let (next, _) = extract_pass(page, config, template, marks);
+        let keeps_story = story.is_none_or(|b| next.text.contains(&page.blocks[b].text[..]));
+        if next.kept_words > best.kept_words && keeps_story {
             best = next;
         }
     }
@@ -181,7 +189,7 @@ fn extract_pass(
     config: &HeuristicConfig,
     template: Option<&[bool]>,
     marks: Marks,
-) -> Extracted {
+) -> (Extracted, Option<usize>) {
     let pass = Pass {
         page,
         config,
@@ -190,11 +198,12 @@ fn extract_pass(
     };
     explain::begin_pass(marks);
     if page.blocks.is_empty() {
-        return empty(if page.frames > 0 {
+        let reason = if page.frames > 0 {
             "page has no text of its own (only frames)"
         } else {
             "page has no visible text"
-        });
+        };
+        return (empty(reason), None);
     }
     // 1-4: content evidence, marks, comments or thread.
     let good = scoring::content_evidence(&pass);
@@ -226,7 +235,10 @@ fn extract_pass(
         listing: page_type::listing_page(&pass, &marked, &st, article.or(story).is_some()),
     };
     let Some(sum) = values.element_sums() else {
-        return empty("no content block (only short lines, headings and link lists)");
+        return (
+            empty("no content block (only short lines, headings and link lists)"),
+            None,
+        );
     };
     // 9: the container.
     let container = selection::largest_sum(page, &sum);
@@ -252,11 +264,12 @@ fn extract_pass(
     let kept = interface_lines::without_interface_lines(config, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
+    let first = cleanup::with_opening_heading(&pass, headed.map(|h| h.headline), &kept, first);
     let (end, end_cut) =
         article_edges::article_end(&pass, article, &kept, first, comments_are_content);
     let end = end.max(first);
     let end = follow_lines::without_follow_lines(config, &kept, first, end);
-    let end = labels::without_dangling_labels(config, &kept, first, end);
+    let end = labels::without_dangling_labels(config, &st, &kept, first, end);
     // The story's lead, set apart above the body, goes before it; with `keep_headline`,
     // its headline before both.
     let mut lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
@@ -274,9 +287,21 @@ fn extract_pass(
     };
     explain::end_pass(&pass, &values, &decisions, &kept, (first, end), end_cut);
     let written = labels::without_written_labels(config, &kept[first..end]);
+    let written = box_titles::without_box_titles(&pass, &st, written);
     let mut out = cleanup::write_out(&written);
     follow_lines::trim_last_block(config, &mut out, written.last().map(|&(_, b)| b));
-    out
+    // The story this pass wrote: its first written line, when that is one of the lines
+    // right under the page's headline. Asked only of a short first answer (the cascade
+    // retries only those).
+    let short = marks == Marks::All && out.kept_words < config.retry_below_words as u64;
+    let story = written.first().map(|&(i, _)| i).filter(|&i| {
+        short
+            && headed
+                .map(|h| h.headline)
+                .or_else(|| headline::headline_block(&pass, &marked))
+                .is_some_and(|h| headline::lines_under(&pass, &marked, &st, h).contains(&i))
+    });
+    (out, story)
 }
 
 /// An empty answer with its reason.

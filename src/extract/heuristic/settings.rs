@@ -61,6 +61,9 @@ pub struct HeuristicConfig {
     /// Drop the short lines ending in a colon at the written text's end (`labels.rs`:
     /// "Tags:", "Share this on:", "分享到:", labels of links that were left out).
     pub drop_dangling_labels: bool,
+    /// Drop the section headings at the written text's end (`labels.rs`: "Related posts",
+    /// "Share it!", "Recommended" over a box that was left out).
+    pub drop_dangling_headings: bool,
     /// Drop the invitations to follow the site or its writer on a social network at the
     /// written text's end (`follow_lines.rs`: "Follow me: twitter.com/…", "Join us on
     /// Facebook", a short line that names a network and points to it).
@@ -88,6 +91,15 @@ pub struct HeuristicConfig {
     /// With `lead_above_text`: a heading that is the first line under the headline is the
     /// story's deck (subtitle) and is written first however short (`leads.rs`).
     pub lead_deck: bool,
+    /// When the first pass wrote the paragraph right under the page's headline, a retry
+    /// of the cascade (fewer marks) must write it too to replace the answer (`mod.rs`).
+    pub retry_keeps_story: bool,
+    /// With `trim_edges`: keep the heading right above the first content block when both
+    /// are children of one element (`cleanup.rs`: the text's first section title).
+    pub keep_opening_heading: bool,
+    /// Drop a short written line that opens a box none of whose other lines was written
+    /// (`box_titles.rs`: "Most read", "Table of contents" over links left out).
+    pub drop_box_titles: bool,
     /// Keep comment sections (`--include-comments`); by default they are boilerplate.
     pub include_comments: bool,
     /// Siblings with one tag and class, at least this many, form a repeated structure
@@ -177,6 +189,8 @@ impl Default for HeuristicConfig {
             cut_at_legal_notice: true,
             // On (`labels.rs`): see ARCHITECTURE.md for the figures.
             drop_dangling_labels: true,
+            // On (`labels.rs`): see docs/heuristic.md for the figures.
+            drop_dangling_headings: true,
             // On (`follow_lines.rs`): see ARCHITECTURE.md for the figures.
             drop_follow_lines: true,
             // On (`labels.rs`): see ARCHITECTURE.md for the figures.
@@ -200,6 +214,12 @@ impl Default for HeuristicConfig {
             lead_above_text: true,
             // On (`leads.rs`, the deck): see ARCHITECTURE.md for the figures.
             lead_deck: true,
+            // On (`mod.rs`): see docs/heuristic.md for the figures.
+            retry_keeps_story: true,
+            // On (`cleanup.rs`): see docs/heuristic.md for the figures.
+            keep_opening_heading: true,
+            // On (`box_titles.rs`): see docs/heuristic.md for the figures.
+            drop_box_titles: true,
             // Off: comments are not the page's text (`--include-comments` turns it on).
             include_comments: false,
             // Hand-set, not swept.
