@@ -56,7 +56,6 @@
 //! tests are in `tests.rs`.
 
 mod article_edges;
-mod box_titles;
 mod cleanup;
 mod comment_headings;
 mod dated_posts;
@@ -287,7 +286,6 @@ fn extract_pass(
     };
     explain::end_pass(&pass, &values, &decisions, &kept, (first, end), end_cut);
     let written = labels::without_written_labels(config, &kept[first..end]);
-    let written = box_titles::without_box_titles(&pass, &st, written);
     let mut out = cleanup::write_out(&written);
     follow_lines::trim_last_block(config, &mut out, written.last().map(|&(_, b)| b));
     // The story this pass wrote: its first written line, when that is one of the lines

@@ -97,9 +97,6 @@ pub struct HeuristicConfig {
     /// With `trim_edges`: keep the heading right above the first content block when both
     /// are children of one element (`cleanup.rs`: the text's first section title).
     pub keep_opening_heading: bool,
-    /// Drop a short written line that opens a box none of whose other lines was written
-    /// (`box_titles.rs`: "Most read", "Table of contents" over links left out).
-    pub drop_box_titles: bool,
     /// Keep comment sections (`--include-comments`); by default they are boilerplate.
     pub include_comments: bool,
     /// Siblings with one tag and class, at least this many, form a repeated structure
@@ -218,8 +215,6 @@ impl Default for HeuristicConfig {
             retry_keeps_story: true,
             // On (`cleanup.rs`): see docs/heuristic.md for the figures.
             keep_opening_heading: true,
-            // On (`box_titles.rs`): see docs/heuristic.md for the figures.
-            drop_box_titles: true,
             // Off: comments are not the page's text (`--include-comments` turns it on).
             include_comments: false,
             // Hand-set, not swept.
