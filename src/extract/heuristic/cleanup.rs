@@ -4,12 +4,10 @@
 //! are trimmed and the rest joined into the answer.
 
 use super::features::link_density;
-use super::headline::says_page_title;
-use super::news_lists;
 use super::scoring::BlockValues;
 use super::settings::{HeuristicConfig, REPEAT_PARAGRAPH_WORDS};
 use super::Pass;
-use crate::extract::dom::{Block, BlockKind, ElemId, NO_ELEM};
+use crate::extract::dom::{Block, ElemId, NO_ELEM};
 use crate::extract::Extracted;
 
 /// What a pass decided about the page's elements before writing out: the container and,
@@ -74,37 +72,6 @@ pub(super) fn first_content(pass: &Pass, values: &BlockValues, kept: &[(usize, &
             .unwrap_or(0)
     } else {
         0
-    }
-}
-
-/// With `keep_opening_heading`: the start moved back over the heading right above the
-/// first content block when both are children of one element (`<h3>` then `<p>`s in
-/// the post's body): the text's first section title, or an opening line set as a
-/// heading, which the trim took for chrome. Not an `<h1>`, not the headline, not a line
-/// that says the page's title, a date or a link.
-pub(super) fn with_opening_heading(
-    pass: &Pass,
-    headline: Option<usize>,
-    kept: &[(usize, &Block)],
-    first: usize,
-) -> usize {
-    let (page, config) = (pass.page, pass.config);
-    if !config.keep_opening_heading || first == 0 || first >= kept.len() {
-        return first;
-    }
-    let ((h, heading), (_, text)) = (kept[first - 1], kept[first]);
-    let parent = |b: &Block| page.elements[b.elem as usize].parent;
-    let opens = matches!(heading.kind, BlockKind::Heading(level) if level >= 2)
-        && headline != Some(h)
-        && parent(heading) == parent(text)
-        && parent(heading) != NO_ELEM
-        && link_density(heading) <= config.max_link_density
-        && !news_lists::is_dated(&heading.text)
-        && !says_page_title(pass, heading);
-    if opens {
-        first - 1
-    } else {
-        first
     }
 }
 

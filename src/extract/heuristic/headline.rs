@@ -189,13 +189,6 @@ pub(super) fn headline_block(pass: &Pass, marked: &[ElemId]) -> Option<usize> {
     pick(true).or_else(|| pick(false))
 }
 
-/// Whether a line says what the page's title says (the title without the site's name,
-/// as [`headline_block`] reads it).
-pub(super) fn says_page_title(pass: &Pass, b: &Block) -> bool {
-    let (title, min_words) = title_tokens(pass);
-    title.len() >= min_words && says(&match_tokens(&b.text), &title)
-}
-
 /// The page title's tokens (without the site's name and a trailing date) and the fewest
 /// a headline's title has: a title that is one phrase written as a sentence may be
 /// short; a category's name or one of several parts ("Air Fryer Recipes Archives",

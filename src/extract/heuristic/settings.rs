@@ -94,9 +94,6 @@ pub struct HeuristicConfig {
     /// When the first pass wrote the paragraph right under the page's headline, a retry
     /// of the cascade (fewer marks) must write it too to replace the answer (`mod.rs`).
     pub retry_keeps_story: bool,
-    /// With `trim_edges`: keep the heading right above the first content block when both
-    /// are children of one element (`cleanup.rs`: the text's first section title).
-    pub keep_opening_heading: bool,
     /// Keep comment sections (`--include-comments`); by default they are boilerplate.
     pub include_comments: bool,
     /// Siblings with one tag and class, at least this many, form a repeated structure
@@ -213,8 +210,6 @@ impl Default for HeuristicConfig {
             lead_deck: true,
             // On (`mod.rs`): see docs/heuristic.md for the figures.
             retry_keeps_story: true,
-            // On (`cleanup.rs`): see docs/heuristic.md for the figures.
-            keep_opening_heading: true,
             // Off: comments are not the page's text (`--include-comments` turns it on).
             include_comments: false,
             // Hand-set, not swept.
