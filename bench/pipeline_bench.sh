@@ -12,15 +12,16 @@
 #
 #   VENV=/path/to/venv bench/pipeline_bench.sh [WORK_DIR] [SYSTEMS]
 #
-# VENV: a virtualenv with the thresher package (pip install ./python), pyspark, datatrove
-# and trafilatura (default /work/venv-bench). SYSTEMS: any of "thresher spark datatrove"
+# VENV: a virtualenv with the thresher package (pip install ./python) and pyspark;
+# DT_VENV: one with datatrove and trafilatura (default: VENV). SYSTEMS: any of "thresher spark datatrove"
 # (default all three). datatrove's per-page extraction timeout is raised to 30 s
 # (DT_TIMEOUT): at its default of 1 s a loaded machine drops pages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=$(realpath -m "${1:-/tmp/pipeline-bench}")
 SYSTEMS=${2:-thresher spark datatrove}
-PY=${VENV:-/work/venv-bench}/bin/python
+PY=${VENV:-venv}/bin/python
+PY_DT=${DT_VENV:-${VENV:-venv}}/bin/python
 BIN=$(realpath target/release/thresher)
 mkdir -p "$W"
 if [ ! -f "$W/dup.warc.gz" ]; then
@@ -42,7 +43,7 @@ for s in $SYSTEMS; do
         "$PY" bench/score_pipeline.py "$W/truth.tsv" --spark "$W/spark/pages" >"$W/spark.score.json" ;;
     datatrove)
         rm -rf "$W/datatrove"
-        meter datatrove "$PY" bench/datatrove_pipeline.py "$W/dup.warc.gz" "$W/datatrove" "${DT_TIMEOUT:-30}"
+        meter datatrove "$PY_DT" bench/datatrove_pipeline.py "$W/dup.warc.gz" "$W/datatrove" "${DT_TIMEOUT:-30}"
         python3 bench/score_pipeline.py "$W/truth.tsv" --datatrove "$W/datatrove/clusters.tsv" >"$W/datatrove.score.json" ;;
     *) echo "unknown system $s" >&2; exit 2 ;;
     esac

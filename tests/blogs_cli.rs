@@ -1,14 +1,13 @@
 //! `thresher extract` on hand-written blog and short-news pages (fixtures/blogs: German,
-//! Spanish): a post's first section title right above its first paragraph is kept, the
-//! titles of "recommended" and "most read" boxes whose links were left out are dropped,
-//! and a short news item is kept, its menu dropped, on a page whose login panels
-//! outweigh it (the cascade's retries run there).
+//! Spanish): a post's paragraphs are kept and the titles of "recommended" and "most read"
+//! boxes whose links were left out are dropped, and a short news item is kept, its menu
+//! dropped, on a page whose login panels outweigh it (the cascade's retries run there).
 
 mod common;
 use common::*;
 
 #[test]
-fn blog_fixtures_keep_the_story_and_drop_the_titles_of_boxes_left_out() {
+fn blog_fixtures_keep_the_story_and_drop_what_surrounds_it() {
     let failures = fixture_dir_failures(&fixtures().join("blogs"), |_, _, _| None);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
