@@ -20,8 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 W=$(realpath -m "${1:-/tmp/pipeline-bench}")
 SYSTEMS=${2:-thresher spark datatrove}
-PY=${VENV:-venv}/bin/python
-PY_DT=${DT_VENV:-${VENV:-venv}}/bin/python
+PY=$(realpath -s "${VENV:-venv}/bin/python")
+PY_DT=$(realpath -s "${DT_VENV:-${VENV:-venv}}/bin/python")
 BIN=$(realpath target/release/thresher)
 mkdir -p "$W"
 if [ ! -f "$W/dup.warc.gz" ]; then
@@ -39,7 +39,8 @@ for s in $SYSTEMS; do
         python3 bench/score_pipeline.py "$W/truth.tsv" --thresher "$W/thresher/pages.jsonl" >"$W/thresher.score.json" ;;
     spark)
         rm -rf "$W/spark"
-        meter spark "$PY" spark/thresher_run.py --master 'local[2]' "$W/dup.warc.gz" --out "$W/spark"
+        # The executors' Python is the venv's too (it holds the package).
+        PYSPARK_PYTHON="$PY" meter spark "$PY" spark/thresher_run.py --master 'local[2]' "$W/dup.warc.gz" --out "$W/spark"
         "$PY" bench/score_pipeline.py "$W/truth.tsv" --spark "$W/spark/pages" >"$W/spark.score.json" ;;
     datatrove)
         rm -rf "$W/datatrove"

@@ -97,7 +97,8 @@ fn structure(md: &str) -> Structure {
                 TagEnd::Item => {
                     let (_, text) = open.pop().unwrap();
                     let ordered = *lists.last().unwrap();
-                    s.items.push((lists.len(), ordered, text.trim().to_string()));
+                    s.items
+                        .push((lists.len(), ordered, text.trim().to_string()));
                 }
                 TagEnd::TableHead => {
                     in_head = false;
@@ -145,7 +146,10 @@ fn structure(md: &str) -> Structure {
 
 #[test]
 fn markdown_parses_into_the_pages_structure() {
-    let r = record("guide.html", &["--output-format", "markdown", "--links", "--images"]);
+    let r = record(
+        "guide.html",
+        &["--output-format", "markdown", "--links", "--images"],
+    );
     let md = r["markdown"].as_str().unwrap();
     let s = structure(md);
     // Heading levels as the page has them.
@@ -165,7 +169,10 @@ fn markdown_parses_into_the_pages_structure() {
     assert!(!nested[0].1, "an unordered sub-list");
     let top: Vec<_> = s.items.iter().filter(|i| i.0 == 1 && !i.1).collect();
     assert_eq!(top.len(), 3, "{md}");
-    assert!(top[0].2.contains("C language") && top[0].2.contains("Clang"), "{top:?}");
+    assert!(
+        top[0].2.contains("C language") && top[0].2.contains("Clang"),
+        "{top:?}"
+    );
     // The ordered steps.
     let steps: Vec<_> = s.items.iter().filter(|i| i.1).collect();
     assert_eq!(steps.len(), 3, "{md}");
@@ -175,20 +182,38 @@ fn markdown_parses_into_the_pages_structure() {
     let table = &s.tables[0];
     assert_eq!(
         table[0],
-        (true, vec!["Platform".into(), "Architecture".into(), "Status".into()])
+        (
+            true,
+            vec!["Platform".into(), "Architecture".into(), "Status".into()]
+        )
     );
     assert_eq!(table.len(), 4);
     assert_eq!(
         table[2],
-        (false, vec!["macOS".into(), "ARM".into(), "Supported since release two".into()])
+        (
+            false,
+            vec![
+                "macOS".into(),
+                "ARM".into(),
+                "Supported since release two".into()
+            ]
+        )
     );
     // The code block: its language, and its lines' indentation as the page has it.
     assert_eq!(s.code.len(), 1, "{md}");
     assert_eq!(s.code[0].0, "bash");
-    assert!(s.code[0].1.contains("make -j4\n    sudo make install"), "{:?}", s.code[0].1);
+    assert!(
+        s.code[0].1.contains("make -j4\n    sudo make install"),
+        "{:?}",
+        s.code[0].1
+    );
     // The quote, the inline markup, the line break.
     assert_eq!(s.quotes.len(), 1, "{md}");
-    assert!(s.quotes[0].starts_with("Building the toolkit as root"), "{:?}", s.quotes);
+    assert!(
+        s.quotes[0].starts_with("Building the toolkit as root"),
+        "{:?}",
+        s.quotes
+    );
     assert_eq!(s.emphasis, ["small"]);
     assert_eq!(s.strong, ["fast"]);
     assert_eq!(s.hard_breaks, 1, "{md}");
@@ -198,7 +223,10 @@ fn markdown_parses_into_the_pages_structure() {
     assert_eq!(s.links, [resolved("/docs/versions.html")], "{md}");
     assert_eq!(
         s.images,
-        [("A widget on screen".to_string(), resolved("/img/widget.png"))],
+        [(
+            "A widget on screen".to_string(),
+            resolved("/img/widget.png")
+        )],
         "{md}"
     );
     // Not asked for: neither.
@@ -243,9 +271,15 @@ fn html_has_only_allowed_tags_and_attributes_and_nothing_executable() {
                 assert!(attrs.is_empty());
                 continue;
             }
-            assert!(thresher::render::ALLOWED_TAGS.contains(&tag.as_str()), "<{tag}> in {html}");
+            assert!(
+                thresher::render::ALLOWED_TAGS.contains(&tag.as_str()),
+                "<{tag}> in {html}"
+            );
             for (name, value) in attrs {
-                assert!(["href", "src", "alt"].contains(&name.as_str()), "{name} on <{tag}> in {html}");
+                assert!(
+                    ["href", "src", "alt"].contains(&name.as_str()),
+                    "{name} on <{tag}> in {html}"
+                );
                 if name != "alt" {
                     let url = url::Url::parse(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
                     assert!(
@@ -255,16 +289,43 @@ fn html_has_only_allowed_tags_and_attributes_and_nothing_executable() {
                 }
             }
         }
-        assert!(!html.contains("javascript:") && !html.contains("alert"), "{html}");
-        assert_eq!(words(r["text"].as_str().unwrap()), words(&html_plain(html)), "{html}");
+        assert!(
+            !html.contains("javascript:") && !html.contains("alert"),
+            "{html}"
+        );
+        assert_eq!(
+            words(r["text"].as_str().unwrap()),
+            words(&html_plain(html)),
+            "{html}"
+        );
         if page == "guide.html" {
-            for t in ["h2", "h3", "ul", "ol", "li", "table", "th", "td", "pre", "code", "blockquote", "em", "strong", "a", "img", "br"] {
+            for t in [
+                "h2",
+                "h3",
+                "ul",
+                "ol",
+                "li",
+                "table",
+                "th",
+                "td",
+                "pre",
+                "code",
+                "blockquote",
+                "em",
+                "strong",
+                "a",
+                "img",
+                "br",
+            ] {
                 assert!(tags.contains(t), "no <{t}> in {html}");
             }
         } else {
             // The safe link stays, made absolute; the others keep their text only.
             assert!(html.contains("/safe/page.html\""), "{html}");
-            assert!(html.contains("a script link") && html.contains("a data link"), "{html}");
+            assert!(
+                html.contains("a script link") && html.contains("a data link"),
+                "{html}"
+            );
             assert!(html.contains("3 &lt; 4 &amp; 5 &gt; 2"), "{html}");
         }
     }
@@ -272,7 +333,10 @@ fn html_has_only_allowed_tags_and_attributes_and_nothing_executable() {
 
 #[test]
 fn markup_that_is_text_on_the_page_stays_text() {
-    let r = record("hostile.html", &["--output-format", "markdown", "--links", "--images"]);
+    let r = record(
+        "hostile.html",
+        &["--output-format", "markdown", "--links", "--images"],
+    );
     let md = r["markdown"].as_str().unwrap();
     let text = r["text"].as_str().unwrap();
     assert_eq!(words(text), words(&markdown_plain(md)), "{md}");
@@ -280,20 +344,40 @@ fn markup_that_is_text_on_the_page_stays_text() {
     // or a heading, and the ragged table is one row a line.
     let s = structure(md);
     assert!(s.emphasis.is_empty() && s.items.is_empty(), "{md}\n{s:?}");
-    assert!(!s.headings.iter().any(|h| h.1.contains("has a hash")), "{md}");
+    assert!(
+        !s.headings.iter().any(|h| h.1.contains("has a hash")),
+        "{md}"
+    );
     assert!(s.tables.is_empty(), "{md}");
     let plain = markdown_plain(md);
-    for kept in ["*stars*", "_underscores_", "[brackets](not-a-link)", "a | pipe", "1. This line", "<script>"] {
+    for kept in [
+        "*stars*",
+        "_underscores_",
+        "[brackets](not-a-link)",
+        "a | pipe",
+        "1. This line",
+        "<script>",
+    ] {
         assert!(plain.contains(kept), "{kept:?} not in {plain}");
     }
-    assert!(!md.contains("javascript:") && !md.contains("data:text"), "{md}");
+    assert!(
+        !md.contains("javascript:") && !md.contains("data:text"),
+        "{md}"
+    );
 }
 
 #[test]
 fn every_fixture_page_keeps_its_words_and_its_text() {
     // All fixture pages of the extraction tests, each format, links and images on.
     let dir = tempfile::tempdir().unwrap();
-    let inputs = ["sites", "layouts", "languages", "metadata", "markdown", "inbreeding"];
+    let inputs = [
+        "sites",
+        "layouts",
+        "languages",
+        "metadata",
+        "markdown",
+        "inbreeding",
+    ];
     let paths: Vec<String> = inputs
         .iter()
         .map(|d| fixtures().join(d).to_str().unwrap().to_string())
@@ -307,8 +391,14 @@ fn every_fixture_page_keeps_its_words_and_its_text() {
         jsonl(&out)
     };
     let text = run_to("text.jsonl", &[]);
-    let md = run_to("md.jsonl", &["--output-format", "markdown", "--links", "--images"]);
-    let html = run_to("html.jsonl", &["--output-format", "html", "--links", "--images"]);
+    let md = run_to(
+        "md.jsonl",
+        &["--output-format", "markdown", "--links", "--images"],
+    );
+    let html = run_to(
+        "html.jsonl",
+        &["--output-format", "html", "--links", "--images"],
+    );
     assert!(text.len() > 40, "{} records", text.len());
     assert_eq!(text.len(), md.len());
     assert_eq!(text.len(), html.len());
@@ -323,7 +413,12 @@ fn every_fixture_page_keeps_its_words_and_its_text() {
         };
         let m = m["markdown"].as_str().unwrap();
         let h = h["html"].as_str().unwrap();
-        assert_eq!(words_of_text, words(&markdown_plain(m)), "{}:\n{m}", t["path"]);
+        assert_eq!(
+            words_of_text,
+            words(&markdown_plain(m)),
+            "{}:\n{m}",
+            t["path"]
+        );
         assert_eq!(words_of_text, words(&html_plain(h)), "{}:\n{h}", t["path"]);
         checked += 1;
     }
@@ -353,7 +448,10 @@ fn run_and_parquet_records_carry_the_field() {
         .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
         .collect();
     assert_eq!(rows.len(), 1);
-    assert!(rows[0]["markdown"].as_str().unwrap().contains("## Requirements"));
+    assert!(rows[0]["markdown"]
+        .as_str()
+        .unwrap()
+        .contains("## Requirements"));
     // `run` writes it into pages.jsonl (and pages.parquet).
     let run_dir = dir.path().join("run");
     run_ok(&[
@@ -374,7 +472,10 @@ fn run_and_parquet_records_carry_the_field() {
             .lines()
             .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
             .collect();
-    assert!(pages[0]["html"].as_str().unwrap().contains("<h2>Requirements</h2>"));
+    assert!(pages[0]["html"]
+        .as_str()
+        .unwrap()
+        .contains("<h2>Requirements</h2>"));
 }
 
 #[test]

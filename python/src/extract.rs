@@ -16,8 +16,8 @@ use thresher::config::Config;
 use thresher::extract::{rules, Cascade};
 use thresher::page::{Page, PageError};
 use thresher::parquet_io::records::{page_record_schema_for, page_records_batch_for};
-use thresher::render::OutputFormat;
 use thresher::pipeline::{self, PageResult, RecordOut};
+use thresher::render::OutputFormat;
 use thresher::source::PageJob;
 
 use crate::convert::{self, py_err, Flags};

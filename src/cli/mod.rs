@@ -16,8 +16,8 @@ use crate::extract::cross_page::CrossPage;
 use crate::group::GroupDepth;
 use crate::normalize::Preset;
 use crate::pipeline::{self, DuplicatePolicy};
-use crate::source::{self, Manifest};
 use crate::render::OutputFormat;
+use crate::source::{self, Manifest};
 
 mod error_args;
 mod fetch;

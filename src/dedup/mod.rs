@@ -172,7 +172,7 @@ impl DedupConfig {
         }
         if self.mode == ClusterMode::Itemsets && self.method != Method::Minhash {
             return bad(format!(
-                "mode itemsets (--mode) mines the documents' bottom-k sketches: it needs method minhash (--method), not {}",
+                "mode itemsets (--mode) mines the documents' bottom-k sketches: it needs --method minhash (`method: minhash`), not {}",
                 self.method
             ));
         }

@@ -55,7 +55,9 @@ pub use dedup_files::{
     dedup_files, dedup_paths, signed_docs, signer_for, DedupFiles, DEFAULT_SHINGLE_MB,
 };
 pub use errors::{errors_path_beside, ErrorLog};
-pub use extract::{decode_and_parse, decode_and_parse_marked, decode_and_parse_within, extract_page};
+pub use extract::{
+    decode_and_parse, decode_and_parse_marked, decode_and_parse_within, extract_page,
+};
 pub use learn::{build_cascade, build_cascade_for_pages, LearnReport};
 pub use output::open_output;
 pub use pages::DuplicatePolicy;

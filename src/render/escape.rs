@@ -15,7 +15,13 @@ pub enum Mode {
 /// at the beginning of a line of content (where `#`, `>`, `-`, `1.` … would start a
 /// block); updated. The characters around the range decide whether an `_` could be
 /// emphasis.
-pub fn markdown(out: &mut String, text: &str, range: std::ops::Range<usize>, mode: Mode, line_start: &mut bool) {
+pub fn markdown(
+    out: &mut String,
+    text: &str,
+    range: std::ops::Range<usize>,
+    mode: Mode,
+    line_start: &mut bool,
+) {
     let seg = &text[range.clone()];
     let before = text[..range.start].chars().next_back();
     let mut prev = before;
@@ -121,7 +127,10 @@ mod tests {
     fn block_starts_and_inline_markup_are_escaped() {
         assert_eq!(md("# not a heading", Mode::Paragraph), "\\# not a heading");
         assert_eq!(md("2024. A year", Mode::Paragraph), "2024\\. A year");
-        assert_eq!(md("a *b* [c] <div> &amp;", Mode::Paragraph), "a \\*b\\* \\[c\\] \\<div> \\&amp;");
+        assert_eq!(
+            md("a *b* [c] <div> &amp;", Mode::Paragraph),
+            "a \\*b\\* \\[c\\] \\<div> \\&amp;"
+        );
         assert_eq!(md("snake_case _x_", Mode::Paragraph), "snake_case \\_x\\_");
         assert_eq!(md("one\n- two", Mode::Paragraph), "one\\\n\\- two");
         assert_eq!(md("a | b\nc", Mode::Cell), "a \\| b c");

@@ -9,8 +9,28 @@ use super::layout::{Node, Row};
 
 /// Every tag the HTML output may contain.
 pub const ALLOWED_TAGS: &[&str] = &[
-    "h1", "h2", "h3", "h4", "h5", "h6", "p", "ul", "ol", "li", "blockquote", "pre", "code",
-    "table", "tr", "th", "td", "em", "strong", "a", "img", "br",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "p",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "pre",
+    "code",
+    "table",
+    "tr",
+    "th",
+    "td",
+    "em",
+    "strong",
+    "a",
+    "img",
+    "br",
 ];
 
 /// The HTML of `tree`.

@@ -108,7 +108,11 @@ pub fn markdown(inline: &Inline<'_>, ctx: &Context<'_>, mode: Mode) -> String {
                 if in_word(text, start, end) {
                     continue;
                 }
-                let marker = if span.kind == SpanKind::Strong { "**" } else { "*" };
+                let marker = if span.kind == SpanKind::Strong {
+                    "**"
+                } else {
+                    "*"
+                };
                 out.push_str(marker);
                 line_start = false;
                 stack.push((end, span.kind.clone(), marker.to_string()));
@@ -132,7 +136,11 @@ pub fn markdown(inline: &Inline<'_>, ctx: &Context<'_>, mode: Mode) -> String {
                 }
                 out.push('[');
                 line_start = false;
-                stack.push((end, span.kind.clone(), format!("]({})", escape::destination(&url))));
+                stack.push((
+                    end,
+                    span.kind.clone(),
+                    format!("]({})", escape::destination(&url)),
+                ));
             }
             SpanKind::Image { src, alt } => {
                 let Some(url) = ctx.resolve(src) else {
@@ -280,13 +288,13 @@ fn code_span(out: &mut String, code: &str, mode: Mode) {
         // GitHub tables split cells at every unescaped `|`, inside code too.
         code = code.replace('|', "\\|");
     }
-    let longest = code
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
-    let pad = if code.starts_with('`') || code.ends_with('`') { " " } else { "" };
+    let pad = if code.starts_with('`') || code.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
     out.push_str(&fence);
     out.push_str(pad);
     out.push_str(&code);

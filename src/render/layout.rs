@@ -65,7 +65,11 @@ enum Leaf {
     Heading(u8),
     Paragraph,
     Code,
-    Cell { row: ElemId, cell: ElemId, header: bool },
+    Cell {
+        row: ElemId,
+        cell: ElemId,
+        header: bool,
+    },
 }
 
 /// An open container while the tree is built.
@@ -93,12 +97,33 @@ pub fn layout<'a>(dom: &'a PageDom, pieces: &[Piece<'a>]) -> Vec<Node<'a>> {
     let mut stack: Vec<Frame<'a>> = Vec::new();
     for piece in pieces {
         let (path, leaf, inline) = match *piece {
-            Piece::Title(t) => (Vec::new(), Leaf::Heading(1), Inline { text: t, block: None }),
-            Piece::Line(t) => (Vec::new(), Leaf::Paragraph, Inline { text: t, block: None }),
+            Piece::Title(t) => (
+                Vec::new(),
+                Leaf::Heading(1),
+                Inline {
+                    text: t,
+                    block: None,
+                },
+            ),
+            Piece::Line(t) => (
+                Vec::new(),
+                Leaf::Paragraph,
+                Inline {
+                    text: t,
+                    block: None,
+                },
+            ),
             Piece::Block { index, len } => {
                 let (path, leaf) = path_of(dom, index);
                 let text = &dom.blocks[index].text[..len];
-                (path, leaf, Inline { text, block: Some(index) })
+                (
+                    path,
+                    leaf,
+                    Inline {
+                        text,
+                        block: Some(index),
+                    },
+                )
             }
         };
         let common = stack
@@ -151,7 +176,10 @@ fn path_of(dom: &PageDom, index: usize) -> (Vec<Step>, Leaf) {
                     return (path, Leaf::Paragraph);
                 }
                 let row = below.iter().copied().find(|&d| tag(d) == "tr");
-                let cell = below.iter().copied().find(|&d| matches!(tag(d), "td" | "th"));
+                let cell = below
+                    .iter()
+                    .copied()
+                    .find(|&d| matches!(tag(d), "td" | "th"));
                 path.push(Step::Table(e));
                 return (
                     path,

@@ -42,11 +42,7 @@ fn write_node(out: &mut String, node: &Node<'_>, ctx: &Context<'_>) {
         }
         Node::Paragraph(content) => out.push_str(&inline::markdown(content, ctx, Mode::Paragraph)),
         Node::Code(lang, text) => {
-            let longest = text
-                .split(|c| c != '`')
-                .map(str::len)
-                .max()
-                .unwrap_or(0);
+            let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
             let fence = "`".repeat((longest + 1).max(3));
             out.push_str(&fence);
             if let Some(lang) = lang {
@@ -146,7 +142,11 @@ fn write_table(out: &mut String, rows: &[Row<'_>], ctx: &Context<'_>) {
             if k > 0 {
                 out.push_str("\\\n");
             }
-            let cells: Vec<String> = row.cells.iter().map(|c| cell_text(&c.content, ctx)).collect();
+            let cells: Vec<String> = row
+                .cells
+                .iter()
+                .map(|c| cell_text(&c.content, ctx))
+                .collect();
             out.push_str(&cells.join(" | "));
         }
     }

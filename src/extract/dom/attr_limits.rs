@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use super::limits::find_end_tag;
 use super::settings::MAX_ATTRIBUTES_PER_TAG;
 
 /// `html` without the attributes past `MAX_ATTRIBUTES_PER_TAG` in a tag or past `max` in
@@ -129,20 +130,6 @@ fn is_raw_text(name: &[u8]) -> bool {
     ]
     .iter()
     .any(|n| n.eq_ignore_ascii_case(name))
-}
-
-/// Position of the first `</name` (ASCII case-insensitive) at or after `from`.
-fn find_end_tag(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
-    let mut at = from;
-    while let Some(off) = memchr::memmem::find(&bytes[at..], b"</") {
-        let start = at + off;
-        let rest = &bytes[start + 2..];
-        if rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name) {
-            return Some(start);
-        }
-        at = start + 2;
-    }
-    None
 }
 
 #[cfg(test)]

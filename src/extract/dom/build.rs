@@ -9,8 +9,8 @@ use html5ever::ParseOpts;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 use super::attrs::{attr_value, id_class, kind_sig, role};
-use super::markup::{inline_kind, MarkupBuilder, SpanKind};
 use super::limits::limit_nesting;
+use super::markup::{inline_kind, MarkupBuilder, SpanKind};
 use super::node_text::text_of;
 use super::settings::{MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES};
 use super::tags::{classify, TagClass};
@@ -26,7 +26,9 @@ enum Step {
         was_pre: bool,
     },
     /// Leaving a link (`span`: its markup span was opened).
-    ExitLink { span: bool },
+    ExitLink {
+        span: bool,
+    },
     /// Leaving an inline element whose markup span was opened.
     ExitInline,
 }

@@ -170,7 +170,7 @@ fn opening_tags_bound(bytes: &[u8]) -> usize {
 }
 
 /// Position of the first `</name` (ASCII case-insensitive) at or after `from`.
-fn find_end_tag(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+pub(super) fn find_end_tag(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     let mut at = from;
     while let Some(off) = memchr::memmem::find(&bytes[at..], b"</") {
         let start = at + off;

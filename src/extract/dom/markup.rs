@@ -6,7 +6,6 @@
 //! extractors keep; only when asked ([`MarkupOptions`]), since plain text needs none of it.
 //! This file holds the data; `markup_walk.rs` the recording during the walk.
 
-
 /// What to record beside the blocks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MarkupOptions {
@@ -130,7 +129,10 @@ pub fn code_language(class: &str) -> Option<Box<str>> {
             }
         }
         if t == "brush:" {
-            if let Some(lang) = tokens.next().map(|l| l.trim_end_matches(';').to_ascii_lowercase()) {
+            if let Some(lang) = tokens
+                .next()
+                .map(|l| l.trim_end_matches(';').to_ascii_lowercase())
+            {
                 if is_language_name(&lang) {
                     return Some(lang.into());
                 }
@@ -146,14 +148,13 @@ fn is_language_name(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 30
         && !matches!(s, "none" | "plaintext" | "text" | "default" | "notranslate")
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'#' | b'-' | b'_' | b'.'))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse_page_marked, max_tags, DEFAULT_MAX_PAGE_BYTES};
+    use super::super::{max_tags, parse_page_marked, DEFAULT_MAX_PAGE_BYTES};
     use super::*;
 
     fn marked(html: &str) -> super::super::PageDom {
@@ -192,28 +193,35 @@ mod tests {
 
     #[test]
     fn pre_keeps_its_indentation_and_code_its_language() {
-        let dom = marked(
-            "<pre><code class='language-python'>def f():\n    return 1\n</code></pre>",
-        );
+        let dom =
+            marked("<pre><code class='language-python'>def f():\n    return 1\n</code></pre>");
         let m = dom.markup.as_ref().unwrap();
         assert_eq!(dom.blocks[0].text, "def f():\nreturn 1");
         assert_eq!(m.pre_text(0), Some("def f():\n    return 1"));
         assert_eq!(m.spans(0)[0].kind, SpanKind::Code(Some("python".into())));
-        assert_eq!(code_language("highlight-source-rust notranslate").as_deref(), Some("rust"));
+        assert_eq!(
+            code_language("highlight-source-rust notranslate").as_deref(),
+            Some("rust")
+        );
         assert_eq!(code_language("brush: js;").as_deref(), Some("js"));
         assert_eq!(code_language("language-none"), None);
     }
 
     #[test]
     fn a_figure_image_goes_to_its_caption() {
-        let dom = marked("<figure><img src=a.png alt='A cat'><figcaption>The cat</figcaption></figure>");
+        let dom =
+            marked("<figure><img src=a.png alt='A cat'><figcaption>The cat</figcaption></figure>");
         let m = dom.markup.as_ref().unwrap();
         assert_eq!(dom.blocks.len(), 1);
-        assert!(matches!(&m.spans(0)[0].kind, SpanKind::Image { src, alt } if &**src == "a.png" && &**alt == "A cat"));
+        assert!(
+            matches!(&m.spans(0)[0].kind, SpanKind::Image { src, alt } if &**src == "a.png" && &**alt == "A cat")
+        );
     }
 
     #[test]
     fn nothing_is_recorded_unless_asked() {
-        assert!(super::super::parse("<p>One <em>two</em></p>").markup.is_none());
+        assert!(super::super::parse("<p>One <em>two</em></p>")
+            .markup
+            .is_none());
     }
 }

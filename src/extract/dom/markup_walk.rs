@@ -82,9 +82,11 @@ impl Builder {
                 // Images of a textless block just before, in an element still open
                 // around this one (`exit_markup` drops those of closed elements).
                 let orphans = std::mem::take(&mut m.orphans);
-                m.out
-                    .spans
-                    .extend(orphans.into_iter().map(|(_, s)| Span { start: 0, end: 0, ..s }));
+                m.out.spans.extend(orphans.into_iter().map(|(_, s)| Span {
+                    start: 0,
+                    end: 0,
+                    ..s
+                }));
                 for mut s in spans.drain(..) {
                     s.end = s.end.min(len);
                     s.start = s.start.min(s.end);
@@ -128,7 +130,9 @@ impl Builder {
 fn trim_blank_lines(raw: &str) -> String {
     let lines: Vec<&str> = raw.lines().map(str::trim_end).collect();
     let first = lines.iter().position(|l| !l.is_empty()).unwrap_or(0);
-    let last = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |l| l + 1);
+    let last = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(0, |l| l + 1);
     lines[first..last.max(first)].join("\n")
 }
-
