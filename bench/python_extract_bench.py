@@ -6,6 +6,11 @@ file (gunzipped; Resiliparse decodes them with its own `detect_encoding`/`bytes_
 counted in its time); CPU time (`time.process_time`) around each call; the texts are
 written as JSONL and scored by ../shared/eval/score_extraction.py.
 
+The systems take turns page by page (the order rotates from page to page), so each
+meets the same machine load and the same cache state: on a shared machine, whose load
+changes from minute to minute, running one system over a corpus and then the next made
+their ms figures incomparable. The ratio between systems is the figure to read.
+
     VENV/bin/python bench/python_extract_bench.py OUT_DIR [--systems thresher,resiliparse,trafilatura]
 
 Prints one line per corpus and system: pages, CPU ms per page, pages per CPU second, F1.
@@ -73,26 +78,32 @@ def main():
     table = systems()
     for corpus, (metric, gold) in CORPORA.items():
         docs = list(pages(corpus))
+        runs = []
         for name in a.systems.split(","):
             fn, label = table[name]()
             fn(docs[0][1])  # warm-up (imports, lazy tables)
             out = os.path.join(a.out, f"{corpus}-{name}.jsonl")
-            cpu = 0.0
-            with open(out, "w") as f:
-                for path, raw in docs:
-                    t = time.process_time()
-                    text = fn(raw)
-                    cpu += time.process_time() - t
-                    f.write(json.dumps({"path": path, "text": text}) + "\n")
-            score = subprocess.run([sys.executable, f"{EVAL}/score_extraction.py", metric, gold, out],
+            runs.append({"fn": fn, "label": label, "out": out, "cpu": 0.0, "rows": []})
+        for i, (path, raw) in enumerate(docs):
+            for k in range(len(runs)):
+                run = runs[(i + k) % len(runs)]
+                t = time.process_time()
+                text = run["fn"](raw)
+                run["cpu"] += time.process_time() - t
+                run["rows"].append({"path": path, "text": text})
+        for run in runs:
+            with open(run["out"], "w") as f:
+                for row in run["rows"]:
+                    f.write(json.dumps(row) + "\n")
+            score = subprocess.run([sys.executable, f"{EVAL}/score_extraction.py", metric, gold, run["out"]],
                                    capture_output=True, text=True).stdout
             f1 = re.findall(r"\"f1\": ([0-9.]+)", score)
-            print(json.dumps({"corpus": corpus, "system": label, "pages": len(docs),
+            cpu = run["cpu"]
+            print(json.dumps({"corpus": corpus, "system": run["label"], "pages": len(docs),
                               "cpu_ms_per_page": round(1000 * cpu / len(docs), 2),
                               "pages_per_cpu_s": round(len(docs) / cpu, 1),
                               "f1": float(f1[0]) if f1 else score.strip()[-300:]}),
                   flush=True)
-
 
 if __name__ == "__main__":
     main()
