@@ -518,3 +518,36 @@ fn text_output_lists_groups_and_worst_pages() {
     );
     assert!(worst[2].contains("0002"), "{text}");
 }
+
+/// The same records as Parquet (`extract --format parquet`) score as their JSONL.
+#[test]
+fn parquet_records_score_as_jsonl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pages = common::fixtures().join("sites");
+    let (jsonl, parquet) = (tmp.path().join("r.jsonl"), tmp.path().join("r.parquet"));
+    for (out, format) in [(&jsonl, "jsonl"), (&parquet, "parquet")] {
+        let o = bin()
+            .args(["extract", "--format", format, "-o"])
+            .arg(out)
+            .arg(&pages)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // Gold: each page's own extracted text, cut by half, as plain `<id>.txt` files.
+    let gold = tmp.path().join("gold");
+    std::fs::create_dir(&gold).unwrap();
+    for line in std::fs::read_to_string(&jsonl).unwrap().lines().take(8) {
+        let r: Value = serde_json::from_str(line).unwrap();
+        let (path, text) = (r["path"].as_str().unwrap(), r["text"].as_str().unwrap());
+        let id = path.rsplit('/').next().unwrap().split('.').next().unwrap();
+        let half: String = text.chars().take(text.chars().count() / 2).collect();
+        std::fs::write(gold.join(format!("{id}.txt")), half).unwrap();
+    }
+    let a = thresher("text", &gold, &jsonl, &[]);
+    let b = thresher("text", &gold, &parquet, &[]);
+    for k in ["precision", "recall", "f1", "extra", "missing"] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    assert!(a["f1"].as_f64().unwrap() < 1.0 && a["recall"].as_f64().unwrap() > 0.9);
+}
