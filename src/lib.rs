@@ -26,6 +26,7 @@ pub mod config;
 pub mod dedup;
 pub mod error;
 pub mod extract;
+pub mod extract_eval;
 pub mod group;
 pub mod index;
 pub mod normalize;

@@ -20,6 +20,7 @@ use crate::render::OutputFormat;
 use crate::source::{self, Manifest};
 
 mod error_args;
+mod eval_cmd;
 mod fetch;
 mod help_defaults;
 mod index;
@@ -177,26 +178,7 @@ enum Command {
     /// Evaluate outputs against labelled data.
     Eval {
         #[command(subcommand)]
-        what: EvalCommand,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-enum EvalCommand {
-    /// Pairwise precision/recall/F1 of clusters against labelled pairs, and the pairs
-    /// unique to each side.
-    Dedup {
-        /// TSV of labelled duplicate pairs: id_a, id_b[, similarity].
-        #[arg(long)]
-        truth: PathBuf,
-        /// clusters.jsonl written by `dedup` or `run`.
-        clusters: PathBuf,
-        /// Truth pairs below this similarity (third column) are neither required nor penalised.
-        #[arg(long, default_value_t = 0.0)]
-        min_similarity: f64,
-        /// How many unique pairs of each side to list (0: none; all with a large number).
-        #[arg(long, default_value_t = 20)]
-        show: usize,
+        what: eval_cmd::EvalCommand,
     },
 }
 
@@ -761,35 +743,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             parquet_cmd::sign(&files, &config, &output)
         }
         Command::Clusters { command } => parquet_cmd::clusters(command),
-        Command::Eval {
-            what:
-                EvalCommand::Dedup {
-                    truth,
-                    clusters,
-                    min_similarity,
-                    show,
-                },
-        } => {
-            let read = |p: &PathBuf| std::fs::read_to_string(p).map_err(|e| Error::io(p, e));
-            let (truth_pairs, soft) = dedup::eval::parse_truth(&read(&truth)?, min_similarity);
-            let s = dedup::eval::score(&truth_pairs, &soft, &read(&clusters)?)
-                .map_err(|e| Error::Config(format!("{}: {e}", clusters.display())))?;
-            println!(
-                "truth pairs {}  predicted pairs {}  found {}\nprecision {:.4}  recall {:.4}  F1 {:.4}",
-                s.truth_pairs, s.predicted_pairs, s.found, s.precision, s.recall, s.f1
-            );
-            for (title, pairs) in [
-                ("only in truth (missed)", &s.missed),
-                ("only in clusters (false)", &s.extra),
-            ] {
-                println!("{title}: {}", pairs.len());
-                for (a, b) in pairs.iter().take(show) {
-                    println!("  {a}\t{b}");
-                }
-            }
-            println!("{}", serde_json::to_string(&s).unwrap_or_default());
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Eval { what } => eval_cmd::run(what),
     }
 }
 

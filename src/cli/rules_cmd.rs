@@ -33,6 +33,31 @@ pub fn front(args: &RulesArgs, config: &Config) -> Result<Vec<Box<dyn Extractor>
     rules::front(args.rules.as_deref(), args.strict, config.xpath_budget)
 }
 
+/// `rules test --pages`: breakage of the rules on a site's current pages.
+#[derive(Debug, Args)]
+pub struct HealthArgs {
+    /// Pages to probe (HTML files or directories); their URLs (which pick the rule) come
+    /// from --manifest.
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pages: Vec<PathBuf>,
+    /// JSONL manifest giving the pages' URLs (path relative to the manifest, url).
+    #[arg(long, requires = "pages")]
+    manifest: Option<PathBuf>,
+    /// A baseline saved by --save-baseline: a page, rule or XPath keeping less than half
+    /// of its words there is reported broken, with the text it kept then.
+    #[arg(long, value_name = "FILE", requires = "pages")]
+    baseline: Option<PathBuf>,
+    /// Save what each rule and XPath keeps on these pages as a baseline (JSONL).
+    #[arg(long, value_name = "FILE", requires = "pages")]
+    save_baseline: Option<PathBuf>,
+    /// Write the breakages found as JSON to FILE.
+    #[arg(long, value_name = "FILE", requires = "pages")]
+    breakage_json: Option<PathBuf>,
+    /// Exit 1 when a breakage is found (for a scheduled job).
+    #[arg(long, requires = "pages")]
+    fail_on_breakage: bool,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum RulesCommand {
     /// Check that every rule file parses and every XPath compiles; name file, line and
@@ -43,10 +68,14 @@ pub enum RulesCommand {
         dir: PathBuf,
     },
     /// Run the rule files' embedded tests; print PASS/FAIL per test; exit 1 on a failure.
+    /// With --pages, also report per rule the pages where it now keeps nothing or far
+    /// less than it did (against --baseline), and rules empty on most of their pages.
     Test {
         /// Rule directory.
         #[arg(default_value = "site-rules")]
         dir: PathBuf,
+        #[command(flatten)]
+        health: HealthArgs,
     },
     /// Show what XPaths (or a rule file's rule) select on pages, and the text kept.
     Try {
@@ -96,7 +125,7 @@ pub enum RulesCommand {
 pub fn run(command: RulesCommand, config: &Config) -> Result<ExitCode> {
     match command {
         RulesCommand::Check { dir } => check(&dir),
-        RulesCommand::Test { dir } => test(&dir),
+        RulesCommand::Test { dir, health } => test(&dir, &health, config),
         RulesCommand::Try {
             xpath,
             remove,
@@ -159,8 +188,9 @@ fn check(dir: &Path) -> Result<ExitCode> {
     })
 }
 
-fn test(dir: &Path) -> Result<ExitCode> {
-    let set = RuleSet::load_dir(dir)?;
+fn test(dir: &Path, health: &HealthArgs, config: &Config) -> Result<ExitCode> {
+    let mut set = RuleSet::load_dir(dir)?;
+    set.set_xpath_budget(config.xpath_budget);
     let mut failed = 0;
     for p in set.problems() {
         println!("FAIL {p}");
@@ -181,11 +211,66 @@ fn test(dir: &Path) -> Result<ExitCode> {
         }
     }
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 {
+    let broke = !health.pages.is_empty() && probe_pages(&set, health, config)?;
+    Ok(if failed == 0 && !(broke && health.fail_on_breakage) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `rules test --pages`: probes each page under its rule, saves or compares with a
+/// baseline, prints the breakages; whether there is any.
+fn probe_pages(set: &RuleSet, args: &HealthArgs, config: &Config) -> Result<bool> {
+    use crate::extract::rules::health::{self, baseline::Baseline, findings};
+    let baseline = args.baseline.as_deref().map(Baseline::read).transpose()?;
+    let manifest = args.manifest.as_deref().map(Manifest::load).transpose()?;
+    let inputs = source::discover(&args.pages, manifest.as_ref(), config.max_page_bytes);
+    for e in &inputs.errors {
+        eprintln!("warning: {}: {}", e.path, e.message);
+    }
+    if !inputs.warcs.is_empty() || !inputs.parquets.is_empty() {
+        return Err(Error::Config(
+            "rules test --pages reads HTML files (with --manifest for their URLs), not WARC or Parquet".into(),
+        ));
+    }
+    let mut probes = Vec::new();
+    let (mut unruled, mut unreadable) = (0, 0);
+    for f in inputs.files {
+        let (path, url) = (f.path.clone(), f.url.clone());
+        let page = match load_page(&f.file, Some(&url), config.max_page_bytes) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("warning: {e}");
+                unreadable += 1;
+                continue;
+            }
+        };
+        match health::probe(set, &page, &url, &path) {
+            Some(p) => probes.push(p),
+            None => unruled += 1,
+        }
+    }
+    if let Some(out) = &args.save_baseline {
+        health::baseline::Baseline::write(out, &probes)?;
+        println!(
+            "baseline of {} pages saved to {}",
+            probes.len(),
+            out.display()
+        );
+    }
+    let found = findings::findings(&probes, baseline.as_ref());
+    print!("{}", findings::render_text(&found));
+    if unruled + unreadable > 0 {
+        println!(
+            "({unruled} pages of sites without a rule file, {unreadable} unreadable: not probed)"
+        );
+    }
+    if let Some(out) = &args.breakage_json {
+        let json = serde_json::to_vec_pretty(&found).unwrap_or_default();
+        crate::atomic_file::write_atomic(out, &json)?;
+    }
+    Ok(found.has_breakage())
 }
 
 /// The page of `path`, read and parsed as a run would: its first `max_page_bytes`, its

@@ -84,6 +84,57 @@ fn page_rows(rows: &[Row]) -> Vec<Value> {
         .collect()
 }
 
+/// The section at the top of the index when rules broke in the run: per rule (most
+/// breakages first) the pages where it kept too little text (`broke`) or could not run
+/// (`errors`), with example URLs — what an operator opens first after a site changed
+/// its layout. Empty when no rule broke.
+fn broken_rules(summary: &Value) -> String {
+    let Some(per_rule) = summary["extractors"]["rules"]["per_rule"].as_object() else {
+        return String::new();
+    };
+    let count = |v: &Value, k: &str| v[k].as_u64().unwrap_or(0);
+    let mut broken: Vec<(&String, &Value)> = per_rule
+        .iter()
+        .filter(|(_, v)| count(v, "broke") + count(v, "errors") > 0)
+        .collect();
+    if broken.is_empty() {
+        return String::new();
+    }
+    broken.sort_by_key(|(k, v)| {
+        (
+            std::cmp::Reverse(count(v, "broke") + count(v, "errors")),
+            *k,
+        )
+    });
+    let mut rows = String::new();
+    for (rule, v) in broken {
+        let examples: Vec<String> = ["broke", "errors"]
+            .iter()
+            .flat_map(|k| v["examples"][k].as_array().cloned().unwrap_or_default())
+            .filter_map(|u| {
+                u.as_str()
+                    .map(|u| format!("<a href=\"{0}\">{0}</a>", esc(u)))
+            })
+            .collect();
+        rows.push_str(&format!(
+            "<tr><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td>{}</td></tr>",
+            esc(rule),
+            count(v, "broke"),
+            count(v, "errors"),
+            count(v, "matched"),
+            v["mean_words"].as_f64().map(|w| format!("{w:.0}")).unwrap_or_default(),
+            examples.join(" ")
+        ));
+    }
+    format!(
+        "<section id=broken-rules><h2>Broken rules</h2><p class=muted>Rules that kept too little \
+         text (broke) or could not run (errors) on some pages, which fell back to the next \
+         method. Check with <code>thresher rules test --pages … --baseline …</code>.</p>\
+         <table><tr><th>rule</th><th class=n>broke</th><th class=n>errors</th><th class=n>matched</th>\
+         <th class=n>usual words</th><th>example pages</th></tr>{rows}</table></section>"
+    )
+}
+
 pub(super) fn render(summary: &Value, rows: &[Row]) -> String {
     let data = json!({
         "summary": summary,
@@ -97,7 +148,7 @@ pub(super) fn render(summary: &Value, rows: &[Row]) -> String {
         "<!doctype html><html lang=en><head><meta charset=utf-8>\
          <meta name=viewport content='width=device-width, initial-scale=1'>\
          <title>{title}</title><style>{CSS}</style></head><body class=index>\
-         <h1>thresher report</h1><p class=muted id=sub></p>\
+         <h1>thresher report</h1><p class=muted id=sub></p>{broken}\
          <div class=cards id=summary></div>\
          <div style='display:flex;gap:24px;flex-wrap:wrap'>\
          <div><h2>Methods</h2><table id=methods></table></div>\
@@ -117,5 +168,6 @@ pub(super) fn render(summary: &Value, rows: &[Row]) -> String {
          <table id=pages></table>\
          <script type=application/json id=data>{data}</script><script>{JS}</script></body></html>\n",
         title = esc("thresher report"),
+        broken = broken_rules(summary),
     )
 }

@@ -54,6 +54,7 @@ mod embedded_tests;
 mod eval;
 mod explain;
 mod front;
+pub mod health;
 mod load;
 mod lookup;
 mod schema;
