@@ -9,9 +9,11 @@ clusters out as Parquet, every step on the executors.
 Steps (spark/README.md has the details):
 1. Pages: WARC files (one task per file) or Parquet (`url`, `html`, optional `path`,
    `fetched_at`, `popularity`, `content_type`).
-2. Extraction and signing, a site per group of rows (`thresher_spark/pages.py`): the
-   `thresher` package's GroupExtractor (the cross-page methods learn from the site's
-   pages) and sign_arrow (`thresher sign`'s rows, template dates forgotten per site).
+2. Extraction and signing (`thresher_spark/pages.py`): the cross-page methods learn
+   each site's state from a sample of its pages (SiteLearner: the sample from the URLs,
+   the sampled pages parsed anywhere), the pages are extracted by SiteModel in chunks of
+   at most `--site-chunk` pages of a site, and a site's records are signed together
+   (sign_arrow: `thresher sign`'s rows, template dates forgotten per site).
 3. Clusters (`thresher_spark/dedup.py`, as spark/thresher_dedup.py): band join, leader
    rounds over large buckets, verification, canonical-URL pairs, connected components,
    mains and strict stars.
@@ -39,11 +41,14 @@ from thresher_spark import session  # noqa: E402
 from thresher_spark.clusters import cluster_records, mark_pages  # noqa: E402
 from thresher_spark.dedup import Checkpointer, cluster_rows  # noqa: E402
 from thresher_spark.log import NAME, JobError, log  # noqa: E402
-from thresher_spark.pages import SIG_PREFIX, extract_and_sign, read_pages  # noqa: E402
+from thresher_spark.pages import (  # noqa: E402
+    DEFAULT_SITE_CHUNK, SIG_PREFIX, extract_and_sign, read_pages)
 
 NAME[0] = "thresher_run"
 # src/config.rs `max_page_bytes`: bytes of a page kept (the rest is cut).
 MAX_PAGE_BYTES = 32 << 20
+# Rows per Arrow batch handed to a task (see main).
+ARROW_BATCH_ROWS = 256
 
 
 def parse_args(argv):
@@ -54,6 +59,9 @@ def parse_args(argv):
     session.add_cluster_arguments(p)
     p.add_argument("--partitions", type=int,
                    help="partitions of the sites for extraction (default: the default parallelism x 4)")
+    p.add_argument("--site-chunk", type=int, default=DEFAULT_SITE_CHUNK,
+                   help=f"pages of a site per extraction task: a bigger site is split into "
+                        f"ceil(pages / N) tasks (default {DEFAULT_SITE_CHUNK})")
     p.add_argument("--threads", type=int, default=1,
                    help="threads of the package per task (default 1: Spark runs a task per core)")
     return p.parse_args(argv)
@@ -78,14 +86,20 @@ def main(argv):
     args = parse_args(argv)
     options = load_options(args.config)
     dedup_options = options.get("dedup", {})
-    spark = session.start("thresher-run", args.master, args.shuffle_partitions)
+    # Pages cross to the Python workers in Arrow batches of this many rows: what an
+    # extraction task holds at once (Spark's default, 10,000 pages, is ~1 GB of HTML).
+    spark = session.start("thresher-run", args.master, args.shuffle_partitions,
+                          conf=[("spark.sql.execution.arrow.maxRecordsPerBatch", str(ARROW_BATCH_ROWS))])
     checkpoint = Checkpointer(spark, args.checkpoint_dir)
     partitions = args.partitions or spark.sparkContext.defaultParallelism * 4
     max_bytes = int(options.get("max_page_bytes", MAX_PAGE_BYTES))
     log("started")
 
     pages = read_pages(spark, args.inputs, max_bytes)
-    extracted, config = extract_and_sign(pages, options, dedup_options, partitions, args.threads)
+    if args.site_chunk < 1:
+        raise JobError(f"--site-chunk {args.site_chunk}: give at least 1 page")
+    extracted, config = extract_and_sign(pages, options, dedup_options, partitions, args.threads,
+                                         args.site_chunk)
     # Every document gets a number of its own across the sites (sign_arrow numbers them
     # within a site); it only breaks ties between equal keys, as the input position does.
     extracted = checkpoint(extracted.withColumn("_doc", F.monotonically_increasing_id()))

@@ -105,7 +105,7 @@ pub fn arrow_batches(data: &Bound<'_, PyAny>) -> PyResult<Vec<RecordBatch>> {
 
 /// The pages of Arrow batches (rows counted across them), or a `ConfigError` for a batch
 /// without `url` or `html`.
-fn arrow_pages(
+pub fn arrow_pages(
     batches: &[RecordBatch],
     first_row: usize,
     config: &Config,
@@ -119,7 +119,7 @@ fn arrow_pages(
     Ok(pages)
 }
 
-fn jobs(pages: Vec<Result<Page, PageError>>) -> Vec<PageJob> {
+pub fn jobs(pages: Vec<Result<Page, PageError>>) -> Vec<PageJob> {
     pages
         .into_iter()
         .map(|p| match p {
@@ -131,7 +131,7 @@ fn jobs(pages: Vec<Result<Page, PageError>>) -> Vec<PageJob> {
 
 /// Results as a `pyarrow.Table` of the record schema of `format` (`markdown` or `html`
 /// after `text` when records carry it).
-fn results_table<'py>(
+pub fn results_table<'py>(
     py: Python<'py>,
     results: &[PageResult],
     format: OutputFormat,

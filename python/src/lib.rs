@@ -6,6 +6,8 @@
 //! - `extract.rs`: `extract`, `extract_arrow`, `GroupExtractor`, `group_key`;
 //! - `dedup.rs`: `dedup`, `sign`, `sign_arrow`;
 //! - `index.rs`: `Index`;
+//! - `site.rs`: `loadable`, `learning_sample`, `learning_contributions`, `SiteLearner`,
+//!   `SiteModel` (a site's learning spread over tasks);
 //! - `spark.rs`: `clusters_from_rows` (the Spark job's cluster records);
 //! - `warc.rs`: `WarcReader` (a WARC file's pages as the CLI reads them).
 
@@ -15,6 +17,7 @@ mod convert;
 mod dedup;
 mod extract;
 mod index;
+mod site;
 mod spark;
 mod warc;
 
@@ -32,6 +35,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract::group_key, m)?)?;
     m.add_function(wrap_pyfunction!(extract::record_schema, m)?)?;
     m.add_class::<extract::GroupExtractor>()?;
+    m.add_function(wrap_pyfunction!(site::loadable, m)?)?;
+    m.add_function(wrap_pyfunction!(site::learning_sample, m)?)?;
+    m.add_function(wrap_pyfunction!(site::learning_contributions, m)?)?;
+    m.add_class::<site::SiteLearner>()?;
+    m.add_class::<site::SiteModel>()?;
     m.add_function(wrap_pyfunction!(dedup::dedup, m)?)?;
     m.add_function(wrap_pyfunction!(dedup::sign_arrow, m)?)?;
     m.add_class::<index::Index>()?;

@@ -51,9 +51,15 @@ def run_job(*args):
     return proc
 
 
-def test_spark_run_equals_thresher_run_on_sites_dev(sites, tmp_path):
+@pytest.mark.parametrize("site_chunk", [None, 3], ids=["site-per-task", "sites-split"])
+def test_spark_run_equals_thresher_run_on_sites_dev(sites, tmp_path, site_chunk):
+    """With the default chunk each site of sites-dev is one extraction task; with 3 pages
+    per chunk its 25-page sites are split over several tasks, and the answer is the same."""
     pages, cli_out = sites
-    run_job(pages, "--out", tmp_path)
+    chunk = ["--site-chunk", site_chunk] if site_chunk else []
+    proc = run_job(pages, "--out", tmp_path, *chunk)
+    if site_chunk:
+        assert "sites over 3 pages split into" in proc.stderr, proc.stderr[-3000:]
     want_pages = {p["path"]: p for p in read_jsonl(cli_out / "pages.jsonl")}
     got_pages = {p["path"]: p for p in pq.read_table(tmp_path / "pages").to_pylist()}
     assert set(got_pages) == set(want_pages)

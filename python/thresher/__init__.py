@@ -2,7 +2,8 @@
 
 The same engine as the ``thresher`` command line (the Rust library, through PyO3):
 boilerplate removal and metadata (``extract``, ``extract_arrow``, ``GroupExtractor`` for
-the cross-page methods), near-duplicate clusters (``dedup``, ``sign_arrow``) and the
+the cross-page methods; ``SiteLearner`` and ``SiteModel`` to spread a site's learning and
+extraction over many tasks), near-duplicate clusters (``dedup``, ``sign_arrow``) and the
 persistent dedup index (``Index``). Records are those the CLI writes, field for field;
 options are the keys of the CLI's ``--config`` YAML file; errors are ``thresher.Error``
 subclasses carrying the CLI's messages.
@@ -16,12 +17,17 @@ from ._native import (
     Index,
     IndexStoreError,
     InputError,
+    SiteLearner,
+    SiteModel,
     OutputError,
     __version__,
     dedup,
     extract,
     extract_arrow,
     group_key,
+    learning_contributions,
+    learning_sample,
+    loadable,
     record_schema,
     sign_arrow,
     WarcReader,
@@ -37,11 +43,16 @@ __all__ = [
     "IndexStoreError",
     "InputError",
     "OutputError",
+    "SiteLearner",
+    "SiteModel",
     "__version__",
     "dedup",
     "extract",
     "extract_arrow",
     "group_key",
+    "learning_contributions",
+    "learning_sample",
+    "loadable",
     "record_schema",
     "sign_arrow",
 ]

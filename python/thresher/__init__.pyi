@@ -83,6 +83,49 @@ class GroupExtractor:
     def extract_arrow(self, *, threads: Optional[int] = None) -> pyarrow.Table:
         """As `extract()`, as a table of `record_schema()`."""
 
+def loadable(batch: Union[pyarrow.RecordBatch, pyarrow.Table], **options: Any) -> List[bool]:
+    """Per row of pages, whether it is a page (not an error record): only pages count
+    for the learning pass."""
+
+def learning_sample(urls: List[str], **options: Any) -> List[bool]:
+    """Per URL of a site's pages, whether the cross-page learning pass parses its page
+    (the sample of smallest URL hash per URL prefix with enough pages); the other pages
+    are only counted."""
+
+def learning_contributions(
+    batch: Union[pyarrow.RecordBatch, pyarrow.Table],
+    *,
+    threads: Optional[int] = None,
+    **options: Any,
+) -> List[Optional[bytes]]:
+    """Per row, what the page gives the cross-page learners (bytes for
+    `SiteLearner.add`), or None for a row that is not a page or does not parse."""
+
+class SiteLearner:
+    """A site's cross-page learners, fed from any number of tasks: `count` the pages
+    `learning_sample` left out, `add` the sampled pages' contributions, then `state`."""
+
+    def __init__(self, **options: Any) -> None: ...
+    def count(self, urls: List[str]) -> None:
+        """Count pages no sample needs, by URL."""
+    def add(self, urls: List[str], contributions: List[Optional[bytes]]) -> None:
+        """Add sampled pages with their `learning_contributions` (None is skipped)."""
+    def state(self) -> bytes:
+        """Learn the templates and models: the site's state for `SiteModel` (once)."""
+
+class SiteModel:
+    """Extraction of any subset of a site's pages with its learned state: each record is
+    the one `GroupExtractor` gives that page among all the site's pages."""
+
+    def __init__(self, state: bytes, **options: Any) -> None: ...
+    def extract_arrow(
+        self,
+        batch: Union[pyarrow.RecordBatch, pyarrow.Table],
+        *,
+        threads: Optional[int] = None,
+    ) -> pyarrow.Table:
+        """The records of the rows, as a table of `record_schema()`."""
+
 def dedup(
     records: _Records, *, shingle_memory: int = 256, **options: Any
 ) -> List[Dict[str, Any]]:

@@ -11,16 +11,16 @@ use serde::Serialize;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::extract::cross_page::inbreeding::{self, Inbreeding, ModelStore};
-use crate::extract::cross_page::infholder::{self, Infholder, Learner, TemplateStore};
-use crate::extract::cross_page::union::Union;
+use crate::extract::cross_page::infholder::{Infholder, TemplateStore};
 use crate::extract::cross_page::CrossPage;
-use crate::extract::{prefix_sample, Cascade};
+use crate::extract::Cascade;
 use crate::page::{Page, PageError};
 use crate::source::{self, PageJob};
 
-use super::extract::decode_and_parse_within;
 use super::output::round3;
+use super::site_learning::{
+    cascade_from_state, learning_sample, Contribution, SiteLearner, SiteState,
+};
 use super::stream::{stream_jobs, stream_pages};
 
 /// A saved template is relearned when more than one in this many of this run's pages it
@@ -67,28 +67,6 @@ pub fn build_cascade_for_pages(
     cascade_from(LearnSource::Pages(pages), config, front, templates_dir)
 }
 
-/// The fewest pages from which the cross-page methods of `config` learn anything: a
-/// prefix with fewer pages gets no Infholder template (`infholder.min_group_pages`) and
-/// no style-inbreeding model (`inbreeding.min_group_pages`, or two with `small_groups`).
-fn fewest_learning_pages(config: &Config) -> usize {
-    let method = config.cross_page_method();
-    let ib = &config.inbreeding;
-    let inbreeding = if ib.small_groups {
-        ib.min_group_pages.min(2)
-    } else {
-        ib.min_group_pages
-    };
-    [
-        (method.uses_infholder(), config.infholder.min_group_pages),
-        (method.uses_inbreeding(), inbreeding),
-    ]
-    .iter()
-    .filter(|(used, _)| *used)
-    .map(|(_, n)| (*n).max(1))
-    .min()
-    .unwrap_or(usize::MAX)
-}
-
 /// Where the learning pass reads its pages.
 enum LearnSource<'a> {
     Inputs(&'a source::Inputs),
@@ -100,16 +78,6 @@ enum LearnSource<'a> {
 enum Pass {
     Inputs(source::Inputs),
     Jobs(Vec<PageJob>),
-}
-
-/// Count a page that no sample needs towards its groups, for each method in use.
-fn count_page(learner: &mut Option<Learner>, breeder: &mut Option<inbreeding::Learner>, url: &str) {
-    if let Some(l) = learner.as_mut() {
-        l.count(url);
-    }
-    if let Some(b) = breeder.as_mut() {
-        b.count(url);
-    }
 }
 
 fn owned(urls: HashSet<&str>) -> HashSet<String> {
@@ -148,30 +116,14 @@ fn cascade_from(
     front: Vec<Box<dyn crate::extract::Extractor>>,
     templates_dir: Option<&Path>,
 ) -> Result<(Cascade, Option<LearnReport>)> {
-    let mut steps = front;
-    let mut report = None;
     let method = config.cross_page_method();
-    if method != CrossPage::None {
-        let (learned, r) = learn_pass(source, config, method, templates_dir)?;
-        report = Some(r);
-        let infholder = learned
-            .templates
-            .map(|store| Infholder::new(store, config.infholder.clone(), config.heuristic.clone()));
-        let inbreeding = learned.models.map(|models| {
-            Inbreeding::new(models, config.inbreeding.clone(), config.heuristic.clone())
-        });
-        let step: Box<dyn crate::extract::Extractor> = match (infholder, inbreeding) {
-            (Some(a), Some(b)) => Box::new(Union::new(a, b, config.heuristic.clone())),
-            (Some(a), None) => Box::new(a),
-            (None, Some(b)) => Box::new(b),
-            (None, None) => unreachable!("a cross-page method learns something"),
-        };
-        steps.push(step);
-    }
-    steps.push(Box::new(crate::extract::heuristic::Heuristic::new(
-        config.heuristic.clone(),
-    )));
-    Ok((Cascade::new(steps), report))
+    let (state, report) = if method != CrossPage::None {
+        let (state, r) = learn_pass(source, config, method, templates_dir)?;
+        (state, Some(r))
+    } else {
+        (SiteState::default(), None)
+    };
+    Ok((cascade_from_state(state, config, front)?, report))
 }
 
 /// What the learning pass keeps of a page: its block vector (Infholder), its profile
@@ -180,17 +132,10 @@ fn cascade_from(
 enum Learnt {
     Parsed {
         url: String,
-        vector: Option<Vec<u32>>,
-        profile: Option<inbreeding::Profile>,
+        contribution: Contribution,
         saved_fit: Option<(String, bool)>,
     },
     Counted(String),
-}
-
-/// What the learning pass produced for each cross-page method in use.
-struct Learned {
-    templates: Option<TemplateStore>,
-    models: Option<ModelStore>,
 }
 
 /// The learning pass, one read of the sampled pages for both methods. Infholder:
@@ -202,10 +147,9 @@ fn learn_pass(
     config: &Config,
     method: CrossPage,
     templates_dir: Option<&Path>,
-) -> Result<(Learned, LearnReport)> {
+) -> Result<(SiteState, LearnReport)> {
     let start = Instant::now();
     let use_infholder = method.uses_infholder();
-    let use_inbreeding = method.uses_inbreeding();
     if templates_dir.is_some() && !use_infholder {
         return Err(Error::Config(
             "--templates keeps Infholder templates: use it with --cross-page infholder or both"
@@ -221,47 +165,25 @@ fn learn_pass(
         config.infholder.clone(),
         config.heuristic.clone(),
     );
-    let mut learner = use_infholder.then(|| Learner::new(&config.infholder));
-    let mut breeder = use_inbreeding.then(|| inbreeding::Learner::new(&config.inbreeding));
+    let mut learner = SiteLearner::new(config);
     // Per saved template: pages of this run it was tried on, and how many it did not fit.
     let mut fit: HashMap<String, (usize, usize)> = Default::default();
-    let mut pages_seen = 0;
-    // One pass serves both methods: the larger sample.
-    let sample_pages = [
-        (use_infholder, config.infholder.sample_pages),
-        (use_inbreeding, config.inbreeding.sample_pages),
-    ]
-    .iter()
-    .filter(|(used, _)| *used)
-    .map(|(_, k)| *k)
-    .max()
-    .unwrap_or(0);
     // What the pass parses: the sampled pages; the others are only counted. Without saved
     // templates to check, the sample is known before parsing: the URLs of files and pages
     // in memory are at hand, those of WARC records and Parquet rows are read first (no
-    // parsing). Samples are the pages of smallest URL hash, so the larger sample holds the
-    // smaller one. With saved templates every page is parsed (each is checked against
-    // its group's template).
-    let min_pages = fewest_learning_pages(config);
+    // parsing). With saved templates every page is parsed (each is checked against its
+    // group's template).
     let sample: Option<HashSet<String>> = match &source {
         _ if !saved.templates.is_empty() => None,
         LearnSource::Inputs(inputs) => {
             let records = record_urls(inputs, config);
             let urls = inputs.files.iter().map(|f| f.url.as_str());
             let urls = urls.chain(records.iter().map(String::as_str));
-            Some(owned(prefix_sample::sample_urls(
-                urls,
-                sample_pages,
-                min_pages,
-            )))
+            Some(owned(learning_sample(urls, config)))
         }
         LearnSource::Pages(pages) => {
             let urls = pages.iter().map(|p| p.url.as_str());
-            Some(owned(prefix_sample::sample_urls(
-                urls,
-                sample_pages,
-                min_pages,
-            )))
+            Some(owned(learning_sample(urls, config)))
         }
     };
     let sampled = |url: &str| sample.as_ref().is_none_or(|s| s.contains(url));
@@ -270,7 +192,7 @@ fn learn_pass(
             let (files, counted): (Vec<_>, Vec<_>) =
                 inputs.files.iter().cloned().partition(|f| sampled(&f.url));
             for f in &counted {
-                count_page(&mut learner, &mut breeder, &f.url);
+                learner.count(&f.url);
             }
             Pass::Inputs(source::Inputs {
                 files,
@@ -287,17 +209,8 @@ fn learn_pass(
         if !sampled(&page.url) {
             return Ok(Learnt::Counted(page.url));
         }
-        let (parsed, _) = decode_and_parse_within(&page, config.max_page_bytes)?;
-        let vector = use_infholder.then(|| infholder::block_vector(&parsed.dom));
-        let profile = use_inbreeding.then(|| {
-            let ib = &config.inbreeding;
-            if ib.structure_share <= 1.0 {
-                inbreeding::Profile::with_local(&parsed.dom, ib, &config.heuristic)
-            } else {
-                inbreeding::Profile::of(&parsed.dom, ib)
-            }
-        });
-        let saved_fit = match &vector {
+        let contribution = Contribution::of(&page, config)?;
+        let saved_fit = match &contribution.vector {
             Some(vector) => saved.candidates(&page.url).next().map(|t| {
                 let ok = probe.template_mask(vector, &page.url).is_ok();
                 (t.group.clone(), ok)
@@ -306,27 +219,19 @@ fn learn_pass(
         };
         Ok(Learnt::Parsed {
             url: page.url,
-            vector,
-            profile,
+            contribution,
             saved_fit,
         })
     };
     let sink = |result: Result<Learnt, PageError>| -> Result<()> {
         match result {
-            Ok(Learnt::Counted(url)) => count_page(&mut learner, &mut breeder, &url),
+            Ok(Learnt::Counted(url)) => learner.count(&url),
             Ok(Learnt::Parsed {
                 url,
-                vector,
-                profile,
+                contribution,
                 saved_fit,
             }) => {
-                pages_seen += 1;
-                if let (Some(l), Some(v)) = (learner.as_mut(), vector) {
-                    l.add(&url, v);
-                }
-                if let (Some(b), Some(p)) = (breeder.as_mut(), profile) {
-                    b.add(&url, p);
-                }
+                learner.add(&url, contribution);
                 if let Some((group, ok)) = saved_fit {
                     let e = fit.entry(group).or_default();
                     e.0 += 1;
@@ -344,24 +249,20 @@ fn learn_pass(
         Pass::Jobs(jobs) => stream_jobs(jobs, config, work, || {}, sink)?,
     }
     let mut r = LearnReport {
-        pages_parsed: pages_seen,
+        pages_parsed: learner.pages_parsed(),
         templates_loaded: saved.templates.len(),
         ..LearnReport::default()
     };
-    let templates = match learner {
-        Some(learner) => {
-            let learned = learner.learn(&config.infholder);
-            let store = merge_learned(&saved, learned, &fit, &mut r);
-            if let Some(dir) = templates_dir {
-                store.save(dir)?;
-            }
-            Some(store)
+    let mut state = learner.learn(config);
+    if let Some(learned) = state.templates.take() {
+        let store = merge_learned(&saved, learned, &fit, &mut r);
+        if let Some(dir) = templates_dir {
+            store.save(dir)?;
         }
-        None => None,
-    };
-    let models = breeder.map(|b| b.learn(&config.inbreeding));
+        state.templates = Some(store);
+    }
     r.seconds = round3(start.elapsed().as_secs_f64());
-    Ok((Learned { templates, models }, r))
+    Ok((state, r))
 }
 
 /// The saved templates, plus the groups learned in this run that had none, with a saved

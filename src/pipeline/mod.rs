@@ -6,6 +6,8 @@
 //! (`thresher run`), are lists of stages; each stage lives in its own file:
 //! - `stream.rs`: reading the inputs in chunks through the thread pool, in input order;
 //! - `learn.rs`: the Infholder learning pass and the extraction cascade;
+//! - `site_learning.rs`: that pass's steps, to run apart (a sample from URLs, a page's
+//!   contribution, the learners, the learned state as bytes, the cascade from it);
 //! - `extract.rs`: one page decoded, parsed, grouped and extracted; all pages streamed;
 //! - `batches.rs`: the pages of an Arrow batch extracted into a batch of records;
 //! - `record.rs`: one page's record from its bytes and its serialization (the CLI's and
@@ -36,6 +38,7 @@ mod output;
 mod pages;
 mod record;
 mod sign;
+mod site_learning;
 mod stream;
 mod summary;
 
@@ -66,6 +69,9 @@ pub use record::{
 };
 pub use sign::{
     collection_stats, for_each_signed, read_and_sign, read_and_sign_within, reread_shingle_sets,
+};
+pub use site_learning::{
+    cascade_from_state, learning_sample, Contribution, SiteLearner, SiteState,
 };
 pub use stream::{stream_jobs, stream_pages};
 pub use summary::Summary;

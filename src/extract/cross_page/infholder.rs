@@ -264,7 +264,7 @@ impl Learner {
 }
 
 /// Templates by URL prefix.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TemplateStore {
     pub templates: HashMap<String, Template>,
 }

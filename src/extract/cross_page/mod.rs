@@ -8,6 +8,20 @@ pub mod inbreeding;
 pub mod infholder;
 pub mod union;
 
+/// An `f64` (de)serialized as its bits, so a learned model read back from JSON is the
+/// same number (shortest decimal text does not promise that to every parser).
+pub(crate) mod f64_bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(v.to_bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        u64::deserialize(d).map(f64::from_bits)
+    }
+}
+
 use serde::{Deserialize, Serialize};
 
 use super::dom::PageDom;

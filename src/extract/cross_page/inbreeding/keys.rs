@@ -3,6 +3,8 @@
 //! (its distinct (path, text) keys and, per path, how many blocks and whether they are a
 //! link column).
 
+use serde::{Deserialize, Serialize};
+
 use crate::extract::cross_page;
 use crate::extract::dom::{PageDom, NO_ELEM};
 use crate::extract::heuristic::HeuristicConfig;
@@ -201,7 +203,7 @@ pub fn is_link_dense(words: u64, link_words: u64, max_link_density: f64) -> bool
 
 /// One path of a page: how many of the page's blocks have it and whether most of them
 /// sit in link columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PathStat {
     pub path: u64,
     pub blocks: u32,
@@ -209,7 +211,7 @@ pub struct PathStat {
 }
 
 /// What the learning pass keeps of a sampled page.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Profile {
     /// Distinct (path, text) keys, sorted.
     pub pairs: Vec<u64>,

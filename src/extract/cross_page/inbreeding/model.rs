@@ -3,13 +3,15 @@
 
 use std::collections::{HashMap, HashSet};
 
+use serde::{Deserialize, Serialize};
+
 use super::keys::{BlockKeys, PathStat, Profile, Sentences};
 use super::InbreedingConfig;
 use crate::extract::prefix_sample::{self, PrefixSampler};
 use crate::group;
 
 /// What a group's sample pages share.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Model {
     /// The URL prefix it was learned for (`site.ru/a/`).
     pub group: String,
@@ -35,15 +37,16 @@ pub struct Model {
     sampled: HashSet<u64>,
     /// Median over the sample pages of the share of a page's blocks whose path occurs on
     /// another sample page.
+    #[serde(with = "crate::extract::cross_page::f64_bits")]
     pub shared_median: f64,
 }
 
 /// Why a group with enough pages has no model.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum Unlearned {
     /// Its pages share too few paths: another layout on every page (the median shared
     /// share is given).
-    TooVaried(f64),
+    TooVaried(#[serde(with = "crate::extract::cross_page::f64_bits")] f64),
     /// They share paths but no block text and no link column.
     NothingShared,
 }
@@ -285,7 +288,7 @@ pub struct PageMasks {
 }
 
 /// Models (or why there is none) by URL prefix, for the prefixes with enough pages.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelStore {
     pub models: HashMap<String, Result<Model, Unlearned>>,
 }
