@@ -3,13 +3,15 @@
 # can be compared byte for byte (refactors must not change them):
 #   bench/snapshot.sh out/snap-before && (change code) && bench/snapshot.sh out/snap-after
 #   diff -r out/snap-before out/snap-after && echo identical
+# BIN=path/to/thresher NOBUILD=1 snapshots another binary (a copy of the build before a
+# merge, say) without building this tree.
 # Timings and throughput are dropped from summary.json (they differ on every run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:?usage: bench/snapshot.sh DIR}"
 EVAL=$(realpath ../shared/eval)   # absolute: file:// URLs do not depend on the checkout (worktrees compare)
-BIN=target/release/thresher
-cargo build --release -q
+BIN=${BIN:-target/release/thresher}
+[ -n "${NOBUILD:-}" ] || cargo build --release -q
 rm -rf "$OUT"; mkdir -p "$OUT"
 $BIN extract --no-infholder $EVAL/wcxb-dev/html -o "$OUT/wcxb.jsonl" 2>/dev/null
 $BIN extract $EVAL/scrapinghub/html -o "$OUT/sh.jsonl" 2>/dev/null
