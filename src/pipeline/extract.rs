@@ -9,6 +9,7 @@ use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
 use crate::render;
+use crate::render_browser::{self, Fallback};
 
 use super::output::round4;
 
@@ -42,6 +43,13 @@ pub fn decode_and_parse_marked(
     max_page_bytes: usize,
     markup: dom::MarkupOptions,
 ) -> Result<(dom::ParsedPage, charset::Decoded), PageError> {
+    let decoded = decode_checked(page)?;
+    let parsed = dom::parse_page_marked(&decoded.text, dom::max_tags(max_page_bytes), markup);
+    Ok((parsed, decoded))
+}
+
+/// A page's bytes decoded (charset); empty and binary pages are errors.
+fn decode_checked(page: &Page) -> Result<charset::Decoded, PageError> {
     let fail = |kind, message: String| PageError {
         path: page.path.clone(),
         url: page.url.clone(),
@@ -65,12 +73,60 @@ pub fn decode_and_parse_marked(
             "not text: binary data or an undecodable encoding".into(),
         ));
     }
-    let parsed = dom::parse_page_marked(&decoded.text, dom::max_tags(max_page_bytes), markup);
-    Ok((parsed, decoded))
+    Ok(decoded)
 }
 
-/// Extract one page: decode, parse, run the cascade.
+/// Extract one page: decode, parse, run the cascade. With `render.enabled` the page is
+/// first rendered in the browser and its rendered document extracted (`method` ends in
+/// `+render`); when rendering fails, `render.fallback` says whether the page is extracted
+/// as recorded or gets an error record.
 pub fn extract_page(
+    page: &Page,
+    cascade: &Cascade,
+    config: &Config,
+) -> Result<ExtractRecord, PageError> {
+    if !config.render.enabled {
+        return extract_static(page, cascade, config);
+    }
+    let decoded = decode_checked(page)?;
+    let pool = render_browser::Pool::shared(&config.render);
+    match pool.render(&page.url, &decoded.text) {
+        Ok(rendered) => {
+            let rendered_page = Page {
+                body: rendered.html.into_bytes(),
+                content_type: Some("text/html; charset=utf-8".into()),
+                ..page.clone()
+            };
+            let mut record = extract_static(&rendered_page, cascade, config)?;
+            record.method.push_str(RENDER_SUFFIX);
+            // The bytes as recorded were in this charset (the browser was given text).
+            record.charset = decoded.label();
+            Ok(record)
+        }
+        Err(message) => match config.render.fallback {
+            Fallback::Static => {
+                tracing::warn!(
+                    "{} ({}): not rendered, extracted as recorded: {message}",
+                    page.path,
+                    page.url
+                );
+                extract_static(page, cascade, config)
+            }
+            Fallback::Error => Err(PageError {
+                path: page.path.clone(),
+                url: page.url.clone(),
+                kind: ErrorKind::Render,
+                message,
+            }),
+        },
+    }
+}
+
+/// What `method` ends with when the text comes from the rendered document.
+pub const RENDER_SUFFIX: &str = "+render";
+
+/// Extract one page as its bytes are: decode, parse, run the cascade.
+fn extract_static(
     page: &Page,
     cascade: &Cascade,
     config: &Config,
