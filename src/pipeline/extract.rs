@@ -92,6 +92,15 @@ pub fn extract_page(
     let pool = render_browser::Pool::shared(&config.render);
     match pool.render(&page.url, &decoded.text) {
         Ok(rendered) => {
+            if let Some(dir) = &config.render.keep_dir {
+                if let Err(e) = render_browser::keep(dir, &page.path, &rendered.html) {
+                    tracing::warn!(
+                        "{}: keeping the rendered document in {}: {e}",
+                        page.path,
+                        dir.display()
+                    );
+                }
+            }
             let rendered_page = Page {
                 body: rendered.html.into_bytes(),
                 content_type: Some("text/html; charset=utf-8".into()),

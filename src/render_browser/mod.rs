@@ -149,6 +149,33 @@ impl Pool {
     }
 }
 
+/// Write a rendered document into `dir` under a name made from the page's `path`
+/// (characters outside `[A-Za-z0-9._-]` as `_`, so that pages of one name in different
+/// folders or WARC records stay apart; `.html` added when missing).
+pub fn keep(dir: &std::path::Path, path: &str, html: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(kept_name(path)), html)
+}
+
+/// The file name [`keep`] gives the rendered document of the page at `path`.
+pub fn kept_name(path: &str) -> String {
+    let mut name: String = path
+        .trim_start_matches(['/', '.'])
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !name.ends_with(".html") && !name.ends_with(".htm") {
+        name.push_str(".html");
+    }
+    name
+}
+
 /// The address a page is rendered at: its URL when `http(s)` (as the browser writes it,
 /// without fragment), else [`PLACEHOLDER_URL`].
 fn page_address(url: &str) -> String {
@@ -177,6 +204,13 @@ mod tests {
         );
         assert_eq!(page_address("example/a.html"), PLACEHOLDER_URL);
         assert_eq!(page_address("file:///tmp/a.html"), PLACEHOLDER_URL);
+    }
+
+    #[test]
+    fn kept_names_are_unique_per_path() {
+        assert_eq!(kept_name("a/b.html"), "a_b.html");
+        assert_eq!(kept_name("/x/crawl.warc.gz#12"), "x_crawl.warc.gz_12.html");
+        assert_ne!(kept_name("s1/index.html"), kept_name("s2/index.html"));
     }
 
     #[test]

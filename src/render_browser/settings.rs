@@ -59,6 +59,10 @@ pub struct RenderConfig {
     /// Which requests may leave: `none` (default for recorded pages) or `same_origin`
     /// (set by `run --fetch --render`).
     pub network: Network,
+    /// Also write each rendered document (boxes stamped) into this directory, named
+    /// after the page's path (characters outside `[A-Za-z0-9._-]` become `_`): to look at what the browser made of a page, or to extract the rendered pages
+    /// again without a browser (the stamps are read as on a rendered page).
+    pub keep_dir: Option<PathBuf>,
 }
 
 impl Default for RenderConfig {
@@ -69,6 +73,7 @@ impl Default for RenderConfig {
             fallback: Fallback::Static,
             browser: PathBuf::from("/usr/bin/chromium"),
             network: Network::None,
+            keep_dir: None,
         }
     }
 }
