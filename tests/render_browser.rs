@@ -1,8 +1,9 @@
 //! `--render` with the real browser (Debian's `chromium`, installed by `.ci/install`): a
 //! page whose article a script builds, a column placed at the side by CSS, a block hidden
 //! by a stylesheet class, a page that never finishes loading, and no request leaving the
-//! machine — all in one `extract` run, so one browser per test binary. Then a missing
-//! browser (exit 2, the package named) and a browser that dies at once (the page's fallback).
+//! machine — in one `extract` run with every page rendered and the visual rules on (one
+//! browser), then the default (only little-text pages rendered). Then a missing browser
+//! (exit 2, the package named) and a browser that dies at once (the page's fallback).
 
 mod common;
 use common::*;
@@ -93,13 +94,23 @@ fn write_pages(dir: &std::path::Path, port: u16) {
 fn rendered_pages_scripts_layout_hiding_budget_and_no_network() {
     let dir = tempfile::tempdir().unwrap();
     let (port, hits) = counting_server();
-    write_pages(dir.path(), port);
+    let config = dir.path().join("visual.yaml");
+    std::fs::write(
+        &config,
+        "render:\n  answer: rendered\nheuristic:\n  visual_rails: true\n  visual_hidden: true\n",
+    )
+    .unwrap();
+    let pages = dir.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    write_pages(&pages, port);
     let out = run_ok(&[
+        "--config",
+        config.to_str().unwrap(),
         "extract",
         "--render",
         "--render-timeout-ms",
         "3000",
-        dir.path().to_str().unwrap(),
+        pages.to_str().unwrap(),
     ]);
     let records = stdout_jsonl(&out);
     assert_eq!(records.len(), 5, "{records:?}");
@@ -141,7 +152,7 @@ fn rendered_pages_scripts_layout_hiding_budget_and_no_network() {
     );
 
     // Without --render the same pages show what the static walk cannot know.
-    let plain = stdout_jsonl(&run_ok(&["extract", dir.path().to_str().unwrap()]));
+    let plain = stdout_jsonl(&run_ok(&["extract", pages.to_str().unwrap()]));
     let plain_text = |name: &str| {
         record_ending(&plain, name)["text"]
             .as_str()
@@ -151,6 +162,25 @@ fn rendered_pages_scripts_layout_hiding_budget_and_no_network() {
     assert!(!plain_text("script.html").contains("Written by a script."));
     assert!(plain_text("sidebar.html").contains("Partner column"));
     assert!(plain_text("hidden.html").contains("Stylesheet-hidden"));
+
+    // The default answer: only the shell is rendered and answered from its rendering.
+    for name in ["sidebar.html", "hang.html", "network.html"] {
+        std::fs::remove_file(pages.join(name)).unwrap();
+    }
+    let auto = stdout_jsonl(&run_ok(&["extract", "--render", pages.to_str().unwrap()]));
+    assert_eq!(
+        record_ending(&auto, "script.html")["method"],
+        "heuristic+render"
+    );
+    assert!(record_ending(&auto, "script.html")["text"]
+        .as_str()
+        .unwrap()
+        .contains("Written by a script."));
+    assert_eq!(record_ending(&auto, "hidden.html")["method"], "heuristic");
+    assert_eq!(
+        record_ending(&auto, "hidden.html"),
+        record_ending(&plain, "hidden.html")
+    );
 }
 
 fn config_with_browser(dir: &std::path::Path, browser: &str, fallback: &str) -> String {

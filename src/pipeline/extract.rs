@@ -9,7 +9,7 @@ use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
 use crate::render;
-use crate::render_browser::{self, Fallback};
+use crate::render_browser::{self, Answer, Fallback};
 
 use super::output::round4;
 
@@ -77,9 +77,10 @@ fn decode_checked(page: &Page) -> Result<charset::Decoded, PageError> {
 }
 
 /// Extract one page: decode, parse, run the cascade. With `render.enabled` the page is
-/// first rendered in the browser and its rendered document extracted (`method` ends in
-/// `+render`); when rendering fails, `render.fallback` says whether the page is extracted
-/// as recorded or gets an error record.
+/// rendered in the browser (every page with `answer: rendered`; with `auto`, a page whose
+/// recorded answer is little text) and the rendered document's answer used (`method` ends
+/// in `+render`) when `answer` says so; when rendering fails, `render.fallback` says
+/// whether the page keeps its recorded answer or gets an error record.
 pub fn extract_page(
     page: &Page,
     cascade: &Cascade,
@@ -89,6 +90,17 @@ pub fn extract_page(
         return extract_static(page, cascade, config);
     }
     let decoded = decode_checked(page)?;
+    let auto = config.render.answer == Answer::Auto;
+    let recorded = if auto {
+        let record = extract_static(page, cascade, config)?;
+        let words = record.text.split_whitespace().count();
+        if !render_browser::worth_rendering(words) {
+            return Ok(record);
+        }
+        Some((record, words))
+    } else {
+        None
+    };
     let pool = render_browser::Pool::shared(&config.render);
     match pool.render(&page.url, &decoded.text) {
         Ok(rendered) => {
@@ -107,13 +119,20 @@ pub fn extract_page(
                 ..page.clone()
             };
             let mut record = extract_static(&rendered_page, cascade, config)?;
+            if let Some((static_record, words)) = recorded {
+                let rendered_words = record.text.split_whitespace().count();
+                if !render_browser::rendered_wins(words, rendered_words) {
+                    return Ok(static_record);
+                }
+            }
             record.method.push_str(RENDER_SUFFIX);
             // The bytes as recorded were in this charset (the browser was given text).
             record.charset = decoded.label();
             Ok(record)
         }
-        Err(message) => match config.render.fallback {
-            Fallback::Static => {
+        Err(message) => match (config.render.fallback, recorded) {
+            (Fallback::Static, Some((record, _))) => Ok(record),
+            (Fallback::Static, None) => {
                 tracing::warn!(
                     "{} ({}): not rendered, extracted as recorded: {message}",
                     page.path,
@@ -121,7 +140,7 @@ pub fn extract_page(
                 );
                 extract_static(page, cascade, config)
             }
-            Fallback::Error => Err(PageError {
+            (Fallback::Error, _) => Err(PageError {
                 path: page.path.clone(),
                 url: page.url.clone(),
                 kind: ErrorKind::Render,

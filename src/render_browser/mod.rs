@@ -20,11 +20,26 @@ mod tab;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-pub use settings::{Fallback, Network, RenderConfig, VIEWPORT_HEIGHT, VIEWPORT_WIDTH};
+pub use settings::{
+    Answer, Fallback, Network, RenderConfig, LITTLE_TEXT_WORDS, RENDERED_GAIN, RENDERED_MIN_MORE,
+    VIEWPORT_HEIGHT, VIEWPORT_WIDTH,
+};
 pub use tab::Rendered;
 
 use cdp::{Browser, CdpError};
 use tab::{PageRequest, Tab};
+
+/// `answer: auto`: whether a recorded page whose answer has `static_words` words is
+/// rendered at all.
+pub fn worth_rendering(static_words: usize) -> bool {
+    static_words < LITTLE_TEXT_WORDS
+}
+
+/// `answer: auto`: whether the rendered answer (`rendered_words`) replaces the recorded
+/// one (`static_words`).
+pub fn rendered_wins(static_words: usize, rendered_words: usize) -> bool {
+    rendered_words >= RENDERED_GAIN * static_words + RENDERED_MIN_MORE
+}
 
 /// The address a page without an `http(s)` URL is rendered at (a reserved name: nothing
 /// can be fetched from it, and its requests are refused like all others).
@@ -195,6 +210,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn auto_answer() {
+        assert!(worth_rendering(0) && worth_rendering(49) && !worth_rendering(50));
+        assert!(rendered_wins(0, 20) && !rendered_wins(0, 19));
+        assert!(rendered_wins(10, 40) && !rendered_wins(10, 39));
+    }
 
     #[test]
     fn addresses() {

@@ -42,6 +42,31 @@ pub enum Fallback {
     Error,
 }
 
+/// Which answer a rendered page's record carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// The recorded page is extracted first; it is rendered only when its answer has
+    /// fewer than [`LITTLE_TEXT_WORDS`] words, and the rendered answer replaces it when
+    /// it has at least [`RENDERED_GAIN`] × as many words plus [`RENDERED_MIN_MORE`] (a
+    /// page whose text a script builds). Rendering everything and using it lost on WCXB
+    /// dev (docs/render.md).
+    #[default]
+    Auto,
+    /// Every page is rendered and its rendered document extracted.
+    Rendered,
+}
+
+/// `answer: auto`: a recorded page's answer shorter than this (words, split at
+/// whitespace) is a shell worth rendering. A few sentences; WCXB dev's script-built pages
+/// have 0–25. Hand-set, not swept.
+pub const LITTLE_TEXT_WORDS: usize = 50;
+/// `answer: auto`: the rendered answer replaces the recorded one when it has at least
+/// this many times its words… Hand-set, not swept.
+pub const RENDERED_GAIN: usize = 2;
+/// …plus this many. Hand-set, not swept.
+pub const RENDERED_MIN_MORE: usize = 20;
+
 /// The `render:` section of the configuration.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -56,6 +81,10 @@ pub struct RenderConfig {
     pub fallback: Fallback,
     /// The Chromium executable. Default `/usr/bin/chromium` (Debian's package `chromium`).
     pub browser: PathBuf,
+    /// `auto` (default: render only pages whose recorded answer is little text, and use
+    /// the rendered answer when it has much more) or `rendered` (render every page and
+    /// extract the rendered document).
+    pub answer: Answer,
     /// Which requests may leave: `none` (default for recorded pages) or `same_origin`
     /// (set by `run --fetch --render`).
     pub network: Network,
@@ -71,6 +100,7 @@ impl Default for RenderConfig {
             enabled: false,
             timeout_ms: 10_000,
             fallback: Fallback::Static,
+            answer: Answer::Auto,
             browser: PathBuf::from("/usr/bin/chromium"),
             network: Network::None,
             keep_dir: None,

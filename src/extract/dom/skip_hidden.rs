@@ -4,7 +4,6 @@
 
 use markup5ever_rcdom::Handle;
 
-use super::boxes::stamped_invisible;
 use super::build::Builder;
 use super::hidden::{
     hidden_by_class, hidden_by_display_class, hidden_by_hide_class, is_hidden, is_hiding_token,
@@ -13,8 +12,7 @@ use super::panels::{is_switchable_panel, is_tab_panel};
 
 impl Builder {
     /// Whether the walk skips `node` (with its subtree) as hidden: hidden by an
-    /// attribute, an inline style, the `hide` class, a display utility class or, on a
-    /// rendered page, the browser's word (`boxes.rs`: not shown), unless a
+    /// attribute, an inline style, the `hide` class or a display utility class, unless a
     /// guard applies (a tab panel, a switchable panel, a wrapper holding most of the text);
     /// or small and hidden by a utility class.
     pub(super) fn is_skipped_as_hidden<'a>(
@@ -24,10 +22,7 @@ impl Builder {
     ) -> bool {
         // One look at the class for a hiding token first (see [`is_hiding_token`]).
         let class = attr("class").filter(|c| c.split_ascii_whitespace().any(is_hiding_token));
-        ((is_hidden(attr)
-            || hidden_by_hide_class(class)
-            || hidden_by_display_class(class)
-            || stamped_invisible(attr))
+        ((is_hidden(attr) || hidden_by_hide_class(class) || hidden_by_display_class(class))
             && !is_tab_panel(attr)
             && !is_switchable_panel(node)
             && !self.holds_most_text(node))

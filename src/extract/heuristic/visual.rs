@@ -1,8 +1,10 @@
 //! Where blocks stand on a rendered page (`--render`; `dom/boxes.rs`): a narrow column at
 //! the side of a wide row is a rail (links, teasers, ads), whatever its source order and
-//! its class names. Its elements are marked like boilerplate, on top of the marks the
+//! its class names (`visual_rails`); an element the browser did not show is not content
+//! (`visual_hidden`). Their elements are marked like boilerplate, on top of the marks the
 //! tag, role and class vocabulary gave (`marks.rs`). Pages that were not rendered carry
-//! no boxes, and nothing here runs for them.
+//! no boxes, and nothing here runs for them. Both are off by default (they cost WCXB dev
+//! on offline renderings, see `settings.rs`).
 
 use super::settings::{
     RAIL_MAX_EVIDENCE_SHARE, RAIL_MAX_WIDTH, RAIL_MIN_OFF_CENTRE, RAIL_ROW_MIN_WIDTH,
@@ -18,7 +20,13 @@ use crate::extract::dom::{ElemId, NO_ELEM};
 /// [`RAIL_MAX_EVIDENCE_SHARE`] of the page's content evidence (`good`, of `total_good`).
 pub(super) fn mark_side_rails(pass: &Pass, good: &[f64], total_good: f64, marked: &mut [ElemId]) {
     let page = pass.page;
-    if !pass.config.visual_rails || page.boxes.is_none() {
+    if page.boxes.is_none() {
+        return;
+    }
+    if pass.config.visual_hidden {
+        mark_unshown(pass, marked);
+    }
+    if !pass.config.visual_rails {
         return;
     }
     let Some(width) = page.body.and_then(|b| page.elem_box(b)).map(|b| b.width) else {
@@ -55,10 +63,41 @@ pub(super) fn mark_side_rails(pass: &Pass, good: &[f64], total_good: f64, marked
     }
 }
 
+/// Mark the elements the browser did not show (and what is inside them).
+fn mark_unshown(pass: &Pass, marked: &mut [ElemId]) {
+    let page = pass.page;
+    let mut hidden_by = vec![NO_ELEM; page.elements.len()];
+    for (i, e) in page.elements.iter().enumerate() {
+        hidden_by[i] = if e.parent != NO_ELEM && hidden_by[e.parent as usize] != NO_ELEM {
+            hidden_by[e.parent as usize]
+        } else if page.elem_box(i as ElemId).is_some_and(|b| !b.visible) {
+            i as ElemId
+        } else {
+            NO_ELEM
+        };
+    }
+    for (m, h) in marked.iter_mut().zip(hidden_by) {
+        if *m == NO_ELEM && h != NO_ELEM {
+            *m = h;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{run, ARTICLE};
-    use crate::extract::dom::BOX_ATTR;
+    use super::super::tests::ARTICLE;
+    use crate::extract::dom::{self, BOX_ATTR};
+    use crate::extract::heuristic::{extract, HeuristicConfig};
+    use crate::extract::Extracted;
+
+    fn run(html: &str) -> Extracted {
+        let config = HeuristicConfig {
+            visual_rails: true,
+            visual_hidden: true,
+            ..HeuristicConfig::default()
+        };
+        extract(&dom::parse(html), &config)
+    }
 
     /// A classless column before the article in the source, placed at the right by CSS.
     fn page(side_box: &str) -> String {
@@ -81,6 +120,16 @@ mod tests {
     #[test]
     fn a_wide_or_centred_column_is_not() {
         let out = run(&page("83 0 1200 100 16 1"));
+        assert!(out.text.contains("partners"), "{}", out.text);
+    }
+
+    #[test]
+    fn an_unshown_column_is_not_content() {
+        let out = run(&page("83 0 1200 100 16 0"));
+        assert!(!out.text.contains("partners"), "{}", out.text);
+        // Off by default.
+        let html = page("1000 0 280 600 16 0");
+        let out = extract(&dom::parse(&html), &HeuristicConfig::default());
         assert!(out.text.contains("partners"), "{}", out.text);
     }
 }
