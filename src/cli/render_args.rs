@@ -10,9 +10,10 @@ use crate::render_browser::{self, Fallback, Network};
 /// How pages are rendered before extraction.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Render each page in headless Chromium (Debian's package `chromium`) and extract the
-    /// rendered document, using where each block stands; pages read from files, WARC or
-    /// Parquet load nothing from the network.
+    /// Render pages in headless Chromium (Debian's package `chromium`): by default those
+    /// whose answer is little text, answered from the rendering when it has much more
+    /// (`render.answer`); pages read from files, WARC or Parquet load nothing from the
+    /// network.
     #[arg(long)]
     render: bool,
     /// With --render: time budget of one page in milliseconds, past which the document is
@@ -21,7 +22,9 @@ pub struct RenderArgs {
     render_timeout_ms: Option<u64>,
     /// With --render: what a page gets when the browser fails on it (missing, crashed,
     /// hung): `static` (extracted as recorded, the default) or `error` (an error record).
-    #[arg(long, value_name = "WHAT")]
+    // The values are named in the text: listed with their own help, clap would lay out
+    // every option of the command on two lines.
+    #[arg(long, value_name = "WHAT", hide_possible_values = true)]
     render_fallback: Option<Fallback>,
 }
 
