@@ -85,6 +85,8 @@ const FLAGS: &[&str] = &[
     "--disable-dev-shm-usage",
     "--mute-audio",
     "--hide-scrollbars",
+    // Navigations to `http` addresses are otherwise tried as `https` first.
+    "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable",
     "--remote-debugging-pipe",
 ];
 

@@ -248,7 +248,7 @@ struct LoadState<'a> {
 impl LoadState<'_> {
     /// The command answering paused request `id` for `url`, and its parameters.
     fn answer(&self, id: &str, url: &str) -> (&'static str, Value) {
-        if without_fragment(url) == self.page.url {
+        if same_document(without_fragment(url), self.page.url) {
             let body = base64::engine::general_purpose::STANDARD.encode(self.page.html);
             return (
                 "Fetch.fulfillRequest",
@@ -269,6 +269,15 @@ impl LoadState<'_> {
             json!({"requestId": id, "errorReason": "BlockedByClient"}),
         )
     }
+}
+
+/// Whether a request for `url` asks for the page at `page`: the same address, or the
+/// `https` address of an `http` page (the browser may try the secure address first).
+fn same_document(url: &str, page: &str) -> bool {
+    url == page
+        || url
+            .strip_prefix("https://")
+            .is_some_and(|rest| page.strip_prefix("http://") == Some(rest))
 }
 
 /// `scheme://host:port` of an address.
