@@ -13,6 +13,7 @@ use crate::extract::cross_page::CrossPage;
 use crate::extract::heuristic::HeuristicConfig;
 use crate::group::GroupDepth;
 use crate::render::{OutputFormat, RenderOptions};
+use crate::render_browser::RenderConfig;
 
 /// The whole configuration of a run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -52,6 +53,9 @@ pub struct Config {
     /// In `markdown`/`html`, write images with their alt text and absolute address
     /// (`--images`).
     pub output_images: bool,
+    /// Rendering pages in headless Chromium before extraction (`--render`,
+    /// `render_browser/`): switch, time budget, fallback, browser, network.
+    pub render: RenderConfig,
 }
 
 impl Default for Config {
@@ -69,6 +73,7 @@ impl Default for Config {
             output_format: OutputFormat::Text,
             output_links: false,
             output_images: false,
+            render: RenderConfig::default(),
         }
     }
 }

@@ -34,6 +34,7 @@ pub mod page;
 pub mod parquet_io;
 pub mod pipeline;
 pub mod render;
+pub mod render_browser;
 pub mod report;
 pub mod source;
 

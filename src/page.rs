@@ -74,6 +74,9 @@ pub enum ErrorKind {
     /// A URL of `run --fetch` that could not be fetched (outcome `error` or `refused` in
     /// the crawl manifest).
     Fetch,
+    /// `--render --render-fallback error`: the browser could not render the page (missing,
+    /// crashed, hung).
+    Render,
 }
 
 impl ErrorKind {
@@ -91,6 +94,7 @@ impl ErrorKind {
             ErrorKind::NoPages => "no_pages",
             ErrorKind::Parquet => "parquet",
             ErrorKind::Fetch => "fetch",
+            ErrorKind::Render => "render",
         }
     }
 }

@@ -25,6 +25,7 @@ mod fetch;
 mod help_defaults;
 mod index;
 mod parquet_cmd;
+mod render_args;
 mod report_cmd;
 mod rules_cmd;
 
@@ -66,6 +67,8 @@ enum Command {
         format: parquet_cmd::Format,
         #[command(flatten)]
         output_args: OutputArgs,
+        #[command(flatten)]
+        render_args: render_args::RenderArgs,
     },
     /// Find near-duplicate clusters among JSONL documents (`text` plus `id`/`path`/`url`).
     Dedup {
@@ -140,6 +143,8 @@ enum Command {
         format: parquet_cmd::Format,
         #[command(flatten)]
         output_args: OutputArgs,
+        #[command(flatten)]
+        render_args: render_args::RenderArgs,
     },
     /// Write OUT_DIR/report/index.html for an earlier `run`. Give the run's inputs (and
     /// its --rules, --cross-page…) to see removed blocks and their reasons; without them
@@ -492,8 +497,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             error_args,
             format,
             output_args,
+            render_args,
         } => {
             output_args.apply(&mut config);
+            render_args.apply(&mut config, false)?;
             let output = parquet_cmd::jsonl_target(format, final_output.as_deref())?;
             let inputs = load_inputs(&input, &mut config)?;
             let front = rules_cmd::front(&rules, &config)?;
@@ -539,9 +546,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             error_args,
             format,
             output_args,
+            render_args,
         } => {
             dedup.apply(&mut config)?;
             output_args.apply(&mut config);
+            render_args.apply(&mut config, fetch)?;
             let inputs =
                 if fetch {
                     if input.manifest.is_some() {

@@ -9,6 +9,7 @@ use crate::extract::{dom, metadata, title, Cascade, PageContext};
 use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
 use crate::render;
+use crate::render_browser::{self, Answer, Fallback};
 
 use super::output::round4;
 
@@ -42,6 +43,13 @@ pub fn decode_and_parse_marked(
     max_page_bytes: usize,
     markup: dom::MarkupOptions,
 ) -> Result<(dom::ParsedPage, charset::Decoded), PageError> {
+    let decoded = decode_checked(page)?;
+    let parsed = dom::parse_page_marked(&decoded.text, dom::max_tags(max_page_bytes), markup);
+    Ok((parsed, decoded))
+}
+
+/// A page's bytes decoded (charset); empty and binary pages are errors.
+fn decode_checked(page: &Page) -> Result<charset::Decoded, PageError> {
     let fail = |kind, message: String| PageError {
         path: page.path.clone(),
         url: page.url.clone(),
@@ -65,12 +73,88 @@ pub fn decode_and_parse_marked(
             "not text: binary data or an undecodable encoding".into(),
         ));
     }
-    let parsed = dom::parse_page_marked(&decoded.text, dom::max_tags(max_page_bytes), markup);
-    Ok((parsed, decoded))
+    Ok(decoded)
 }
 
-/// Extract one page: decode, parse, run the cascade.
+/// Extract one page: decode, parse, run the cascade. With `render.enabled` the page is
+/// rendered in the browser (every page with `answer: rendered`; with `auto`, a page whose
+/// recorded answer is little text) and the rendered document's answer used (`method` ends
+/// in `+render`) when `answer` says so; when rendering fails, `render.fallback` says
+/// whether the page keeps its recorded answer or gets an error record.
 pub fn extract_page(
+    page: &Page,
+    cascade: &Cascade,
+    config: &Config,
+) -> Result<ExtractRecord, PageError> {
+    if !config.render.enabled {
+        return extract_static(page, cascade, config);
+    }
+    let decoded = decode_checked(page)?;
+    let auto = config.render.answer == Answer::Auto;
+    let recorded = if auto {
+        let record = extract_static(page, cascade, config)?;
+        let words = record.text.split_whitespace().count();
+        if !render_browser::worth_rendering(words) {
+            return Ok(record);
+        }
+        Some((record, words))
+    } else {
+        None
+    };
+    let pool = render_browser::Pool::shared(&config.render);
+    match pool.render(&page.url, &decoded.text) {
+        Ok(rendered) => {
+            if let Some(dir) = &config.render.keep_dir {
+                if let Err(e) = render_browser::keep(dir, &page.path, &rendered.html) {
+                    tracing::warn!(
+                        "{}: keeping the rendered document in {}: {e}",
+                        page.path,
+                        dir.display()
+                    );
+                }
+            }
+            let rendered_page = Page {
+                body: rendered.html.into_bytes(),
+                content_type: Some("text/html; charset=utf-8".into()),
+                ..page.clone()
+            };
+            let mut record = extract_static(&rendered_page, cascade, config)?;
+            if let Some((static_record, words)) = recorded {
+                let rendered_words = record.text.split_whitespace().count();
+                if !render_browser::rendered_wins(words, rendered_words) {
+                    return Ok(static_record);
+                }
+            }
+            record.method.push_str(RENDER_SUFFIX);
+            // The bytes as recorded were in this charset (the browser was given text).
+            record.charset = decoded.label();
+            Ok(record)
+        }
+        Err(message) => match (config.render.fallback, recorded) {
+            (Fallback::Static, Some((record, _))) => Ok(record),
+            (Fallback::Static, None) => {
+                tracing::warn!(
+                    "{} ({}): not rendered, extracted as recorded: {message}",
+                    page.path,
+                    page.url
+                );
+                extract_static(page, cascade, config)
+            }
+            (Fallback::Error, _) => Err(PageError {
+                path: page.path.clone(),
+                url: page.url.clone(),
+                kind: ErrorKind::Render,
+                message,
+            }),
+        },
+    }
+}
+
+/// What `method` ends with when the text comes from the rendered document.
+pub const RENDER_SUFFIX: &str = "+render";
+
+/// Extract one page as its bytes are: decode, parse, run the cascade.
+fn extract_static(
     page: &Page,
     cascade: &Cascade,
     config: &Config,

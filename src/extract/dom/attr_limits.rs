@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use super::boxes::BOX_ATTR;
 use super::limits::find_end_tag;
 use super::settings::MAX_ATTRIBUTES_PER_TAG;
 
@@ -63,6 +64,7 @@ pub fn limit_attributes(html: &str, max: usize) -> (Cow<'_, str>, usize) {
             {
                 at += 1;
             }
+            let attr_name_end = at;
             let mut value_at = at;
             while value_at < bytes.len() && bytes[value_at].is_ascii_whitespace() {
                 value_at += 1;
@@ -86,6 +88,10 @@ pub fn limit_attributes(html: &str, max: usize) -> (Cow<'_, str>, usize) {
                         }
                     }
                 }
+            }
+            // The browser's box stamp (`boxes.rs`) is not the page's: it costs nothing.
+            if bytes[attr_start..attr_name_end].eq_ignore_ascii_case(BOX_ATTR.as_bytes()) {
+                continue;
             }
             in_tag += 1;
             total += 1;

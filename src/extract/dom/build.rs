@@ -9,6 +9,7 @@ use html5ever::ParseOpts;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
 use super::attrs::{attr_value, id_class, kind_sig, role};
+use super::boxes::{ElemBox, BOX_ATTR};
 use super::limits::limit_nesting;
 use super::markup::{inline_kind, MarkupBuilder, SpanKind};
 use super::node_text::text_of;
@@ -102,6 +103,9 @@ impl Builder {
         }
         self.flush();
         let mut page = self.page;
+        if let Some(boxes) = page.boxes.as_mut() {
+            boxes.resize(page.elements.len(), None);
+        }
         page.markup = self.markup.map(|m| Box::new(m.finish()));
         page
     }
@@ -242,6 +246,11 @@ impl Builder {
             role: role(attr).into(),
             sig: kind_sig(tag, attr("class").unwrap_or("")),
         });
+        if let Some(b) = attr(BOX_ATTR).and_then(ElemBox::parse) {
+            let boxes = self.page.boxes.get_or_insert_with(Vec::new);
+            boxes.resize(id as usize, None);
+            boxes.push(Some(b));
+        }
         if tag == "body" && self.page.body.is_none() {
             self.page.body = Some(id);
         }

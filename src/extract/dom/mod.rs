@@ -28,6 +28,8 @@
 //! - `wrappers.rs`: hidden page or `<main>` wrappers (hidden until scripts run) that are
 //!   walked anyway.
 //! - `tree.rs`: parent / sibling / child navigation on the rcdom tree.
+//! - `boxes.rs`: where each element stands on a rendered page ([`ElemBox`], read from the
+//!   browser's stamp into [`PageDom::boxes`]).
 //! - `markup.rs`: the inline markup kept for the structured outputs ([`Markup`]: spans of
 //!   emphasis, code, links, images; raw `<pre>` text), recorded when asked
 //!   ([`parse_page_marked`]) by `markup_walk.rs`.
@@ -38,6 +40,7 @@ use markup5ever_rcdom::RcDom;
 
 mod attr_limits;
 mod attrs;
+mod boxes;
 mod build;
 mod hidden;
 mod limits;
@@ -56,6 +59,7 @@ mod wrappers;
 
 pub use attr_limits::limit_attributes;
 pub(crate) use attrs::kind_sig;
+pub use boxes::{ElemBox, BOX_ATTR};
 pub(crate) use hidden::is_hidden;
 pub use limits::{limit_nesting, limit_tags};
 pub use markup::{code_language, Markup, MarkupOptions, Span, SpanKind};
@@ -159,9 +163,17 @@ pub struct PageDom {
     /// Inline markup of the blocks (emphasis, code, links, images, raw `<pre>` text), when
     /// the parse was asked to record it ([`parse_page_marked`]).
     pub markup: Option<Box<Markup>>,
+    /// On a rendered page (`--render`), each element's box by [`ElemId`] (`None` for an
+    /// element the browser did not stamp); `None` on pages not rendered.
+    pub boxes: Option<Vec<Option<ElemBox>>>,
 }
 
 impl PageDom {
+    /// The box of element `e` on a rendered page.
+    pub fn elem_box(&self, e: ElemId) -> Option<&ElemBox> {
+        self.boxes.as_ref()?.get(e as usize)?.as_ref()
+    }
+
     /// Total words of all visible blocks.
     pub fn visible_words(&self) -> u64 {
         self.blocks.iter().map(|b| b.words as u64).sum()

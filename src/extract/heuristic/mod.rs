@@ -26,7 +26,8 @@
 //! 3. **Comments or thread** (`page_type.rs`, `threads.rs`): whether the comment
 //!    sections are the page (a forum thread) or an article's discussion.
 //! 4. **Nearest marks** (`marks.rs`): the marked ancestor-or-self of every element, with
-//!    the exceptions (most of the page's evidence; footers, overlays, interface forms).
+//!    the exceptions (most of the page's evidence; footers, overlays, interface forms);
+//!    on a rendered page, narrow columns at the side of the page's row (`visual.rs`).
 //! 5. **Repeated structures** (`groups.rs`, their types in `structures.rs`): siblings
 //!    sharing tag and class kind, and which are content-like (listings, not menus);
 //!    classless ones whose items are one story beside lists (`item_kinds.rs`).
@@ -82,6 +83,7 @@ mod structures;
 mod teasers;
 mod threads;
 mod tree;
+mod visual;
 
 #[cfg(test)]
 mod tests;
@@ -212,6 +214,8 @@ fn extract_pass(
         page_type::comments_are_content(&pass, &own_marks, &good, total_good);
     let mut marked =
         marks::nearest_marks(&pass, &own_marks, comments_are_content, &good, total_good);
+    // On a rendered page, the columns at the side (`visual.rs`).
+    visual::mark_side_rails(&pass, &good, total_good, &mut marked);
     // 5-6: repeated structures, teaser lists.
     let st = groups::repeated_structures(&pass, &marked);
     dated_posts::mark_dated_posts(&pass, &st, &mut marked);
