@@ -26,6 +26,7 @@ mod index;
 mod parquet_cmd;
 mod report_cmd;
 mod rules_cmd;
+mod rules_suggest;
 
 #[derive(Debug, Parser)]
 #[command(

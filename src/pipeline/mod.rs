@@ -37,6 +37,7 @@ mod pages;
 mod record;
 mod sign;
 mod stream;
+mod suggest;
 mod summary;
 
 use std::io::Write;
@@ -68,6 +69,7 @@ pub use sign::{
     collection_stats, for_each_signed, read_and_sign, read_and_sign_within, reread_shingle_sets,
 };
 pub use stream::{stream_jobs, stream_pages};
+pub use suggest::{draft_sites, read_pages, InputPage, SiteDraft};
 pub use summary::Summary;
 
 use clusters::write_clusters_file;

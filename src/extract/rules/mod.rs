@@ -57,6 +57,7 @@ mod front;
 mod load;
 mod lookup;
 mod schema;
+pub mod suggest;
 mod sxd;
 mod text;
 mod try_xpath;
