@@ -109,3 +109,42 @@ pub(super) fn date(pages: &[&PageData]) -> Option<Field> {
         .iter()
         .find_map(|x| everywhere(pages, x, has_year, false))
 }
+
+/// The page's headline as a content XPath, when thresher's answer starts with it and the
+/// content XPaths miss it (it sits above the article's element, as on most news sites):
+/// the `<h1>` (with a stable class when it has one) whose text is in the answer and
+/// outside `content` on at least `min_pages` pages. Returns the XPath and that count.
+pub(super) fn headline(pages: &[&PageData], content: &[&Plan], min_pages: usize) -> Option<Field> {
+    let mut cands: Vec<String> = Vec::new();
+    for p in pages {
+        let h1 = (1..p.arena.len() as u32).find(|&i| p.arena.name(i).is_some_and(|n| &**n == "h1"));
+        if let Some(h) = h1 {
+            for s in own_steps(&p.arena, h) {
+                let x = format!("//{}", s.text);
+                if !cands.contains(&x) {
+                    cands.push(x);
+                }
+            }
+        }
+    }
+    cands.push("//h1".into());
+    cands.into_iter().find_map(|x| {
+        let plan = Plan::compile(&x)?;
+        let hits = pages
+            .iter()
+            .filter(|p| {
+                let Some(&h) = super::select::nodes(p, &plan).first() else {
+                    return false;
+                };
+                let ranges = super::select::ranges(p, content, &[]).unwrap_or_default();
+                let inside = ranges.iter().any(|&(s, e)| s <= h && h < e);
+                let (a, v) = (p.map.answer(&p.arena, h), p.map.visible(&p.arena, h));
+                !inside && v > 0 && a * 2 > v
+            })
+            .count();
+        (hits >= min_pages).then_some(Field {
+            xpath: x,
+            pages: hits,
+        })
+    })
+}

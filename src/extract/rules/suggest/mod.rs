@@ -230,6 +230,26 @@ pub fn draft(host: &str, pages: &[SitePage], opts: &SuggestOptions) -> Result<Dr
                 comment,
             });
         }
+        // The headline above the article's element, which the answer starts with.
+        let min_pages = (opts.min_share * n as f64).ceil() as usize;
+        let mut plans = plans;
+        let head = fields::headline(&l.pages, &plans, min_pages)
+            .and_then(|f| Plan::compile(&f.xpath).map(|p| (f, p)));
+        if let Some((f, _)) = &head {
+            content.insert(
+                0,
+                Commented {
+                    xpath: f.xpath.clone(),
+                    comment: format!(
+                        "the headline, outside the text's element, that thresher's answer has on {} of {n} pages",
+                        f.pages
+                    ),
+                },
+            );
+        }
+        if let Some((_, p)) = &head {
+            plans.insert(0, p);
+        }
         let rem = remove::removals(&l.pages, &plans);
         let remove: Vec<Commented> = rem
             .iter()
