@@ -38,6 +38,9 @@ pub struct SuggestArgs {
     /// file, into `<host>.pages/`).
     #[arg(long, value_name = "DIR")]
     pub fixtures: Option<PathBuf>,
+    /// Embedded tests per draft (pages, each with a snippet kept and one left out).
+    #[arg(long, default_value_t = 3)]
+    pub tests: usize,
     /// Overwrite rule files that exist (a reviewed file is not replaced otherwise).
     #[arg(long)]
     pub force: bool,
@@ -256,7 +259,11 @@ pub fn suggest(args: SuggestArgs, config: &Config) -> Result<ExitCode> {
     for e in &errors {
         eprintln!("warning: {}: {}", e.path, e.message);
     }
-    let sites = draft_sites(&pages, config, &SuggestOptions::default())?;
+    let opts = SuggestOptions {
+        tests: args.tests,
+        ..SuggestOptions::default()
+    };
+    let sites = draft_sites(&pages, config, &opts)?;
     if args.output.is_some() && sites.len() > 1 {
         let hosts: Vec<&str> = sites.iter().map(|s| s.host.as_str()).collect();
         return Err(Error::Config(format!(

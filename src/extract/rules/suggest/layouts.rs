@@ -58,6 +58,17 @@ pub(super) fn choose(pages: &[&PageData], opts: &SuggestOptions) -> Option<Choic
             }
             let mut with = plans.clone();
             with.push(&c.plan);
+            // Text on a page where the XPaths so far select nothing is another layout's
+            // element, not a part of this one's (a headline, a lead): layouts get rules
+            // of their own.
+            let elsewhere = pages.iter().any(|p| {
+                let before = select::kept(p, &plans, &[]).map_or(0, |k| k.answer);
+                let after = select::kept(p, &with, &[]).map_or(0, |k| k.answer);
+                before == 0 && after > 0
+            });
+            if elsewhere {
+                continue;
+            }
             let s = Score::of(pages, &with, &[]);
             if s.mean() < score.mean() + F1_STEP
                 || s.selected(opts.min_f1) < score.selected(opts.min_f1)

@@ -52,7 +52,13 @@ fn foreign_elements(page: &PageData, ranges: &[(u32, u32)]) -> Vec<u32> {
         let mut i = s + 1;
         while i < e {
             let n = &arena.nodes[i as usize];
+            let heading = arena
+                .name(i)
+                .is_some_and(|n| matches!(&**n, "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+            // A heading is the start of a section, not a box of the template ("See
+            // also", "Examples" are headings the answer may leave out with their list).
             if arena.name(i).is_some()
+                && !heading
                 && page.map.visible(arena, i) > 0
                 && page.map.answer(arena, i) == 0
             {

@@ -49,7 +49,10 @@ pub(super) fn stable_token(t: &str) -> bool {
         .windows(2)
         .filter(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
         .count();
-    case_changes <= 1
+    // `SSPGKf`: more capitals than a camel-case word has, mixed with small letters.
+    let upper = t.chars().filter(|c| c.is_ascii_uppercase()).count();
+    let lower_count = t.chars().filter(|c| c.is_ascii_lowercase()).count();
+    case_changes <= 1 && (upper <= 2 || lower_count == 0)
 }
 
 /// A step and how much a person would trust it (lower is better: an id 0, a class word
