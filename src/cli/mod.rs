@@ -28,6 +28,7 @@ mod parquet_cmd;
 mod render_args;
 mod report_cmd;
 mod rules_cmd;
+mod rules_suggest;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -102,6 +102,11 @@ pub enum RulesCommand {
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
     },
+    /// Draft a rule file from three or more pages of a site: content XPaths where
+    /// thresher finds the text, template blocks inside it to remove, title and date,
+    /// embedded tests; checked by the engine before it is written. Exit 1 when a site
+    /// gets no draft (the reason is printed; nothing is written for it).
+    Suggest(super::rules_suggest::SuggestArgs),
     /// Measure rule matching and application against the local heuristic (single thread).
     #[command(hide = true)]
     Bench {
@@ -138,6 +143,7 @@ pub fn run(command: RulesCommand, config: &Config) -> Result<ExitCode> {
             super::report_cmd::check_try_html(&html, &pages)?;
             try_rule(xpath, remove, rule, name, url, pages, html, config)
         }
+        RulesCommand::Suggest(args) => super::rules_suggest::suggest(args, config),
         RulesCommand::Bench {
             rules,
             synthetic,

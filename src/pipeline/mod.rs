@@ -40,6 +40,7 @@ mod record;
 mod sign;
 mod site_learning;
 mod stream;
+mod suggest;
 mod summary;
 
 use std::io::Write;
@@ -74,6 +75,7 @@ pub use site_learning::{
     cascade_from_state, learning_sample, Contribution, SiteLearner, SiteState,
 };
 pub use stream::{stream_jobs, stream_pages};
+pub use suggest::{draft_sites, read_pages, InputPage, SiteDraft};
 pub use summary::Summary;
 
 use clusters::write_clusters_file;

@@ -58,6 +58,7 @@ pub mod health;
 mod load;
 mod lookup;
 mod schema;
+pub mod suggest;
 mod sxd;
 mod text;
 mod try_xpath;

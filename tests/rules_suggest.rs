@@ -1,0 +1,211 @@
+//! `thresher rules suggest` on the invented site of `fixtures/suggest/`: the draft passes
+//! `rules check` and `rules test` as written, names the text by class words rather than
+//! positions or generated names, cuts the template box inside the text, gives each layout
+//! its own rule, and refuses (writing nothing) when it has too few pages.
+
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+
+fn suggest_dir() -> PathBuf {
+    root().join("fixtures/suggest")
+}
+
+fn manifest() -> String {
+    suggest_dir().join("manifest.jsonl").display().to_string()
+}
+
+/// Suggest from the manifest into `dir/suggest.example.yaml`; the file's text.
+fn suggest_into(dir: &Path, extra: &[&str]) -> (std::process::Output, PathBuf) {
+    let file = dir.join("suggest.example.yaml");
+    let mut args = vec![
+        "rules".to_string(),
+        "suggest".into(),
+        "--manifest".into(),
+        manifest(),
+        "-o".into(),
+        file.display().to_string(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    (run(&args), file)
+}
+
+#[test]
+fn the_draft_passes_check_and_test_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, file) = suggest_into(dir.path(), &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let yaml = std::fs::read_to_string(&file).unwrap();
+    let rules = dir.path().display().to_string();
+    let check = run(&["rules", "check", &rules]);
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(0), "{stdout}\n{yaml}");
+    assert!(stdout.contains("0 problem(s)"), "{stdout}");
+    let test = run(&["rules", "test", &rules]);
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
+    let passed = stdout.lines().filter(|l| l.starts_with("PASS")).count();
+    assert!(passed >= 2, "{stdout}\n{yaml}");
+    // The tests name the pages where they are, relative to the rule file.
+    assert!(yaml.contains("must_contain"), "{yaml}");
+    assert!(yaml.contains("must_not_contain"), "{yaml}");
+    // Every XPath says on how many pages it did its job.
+    assert!(
+        yaml.contains("selects the text on") || yaml.contains("of 4 pages"),
+        "{yaml}"
+    );
+}
+
+#[test]
+fn the_content_xpath_uses_class_words_not_positions_or_generated_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, file) = suggest_into(dir.path(), &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let yaml = std::fs::read_to_string(&file).unwrap();
+    assert!(yaml.contains("article-body"), "{yaml}");
+    assert!(yaml.contains("video-description"), "{yaml}");
+    for generated in ["post-88", "page-45", "x7f3a9c"] {
+        assert!(!yaml.contains(generated), "{generated} in\n{yaml}");
+    }
+    let content: Vec<&str> = yaml
+        .lines()
+        .filter(|l| l.trim_start().starts_with("- \"/"))
+        .collect();
+    assert!(!content.is_empty(), "{yaml}");
+    for l in content {
+        assert!(
+            !l.contains("[1]") && !l.contains("[2]") && !l.contains("/html/"),
+            "a position where a class word exists: {l}\n{yaml}"
+        );
+    }
+}
+
+#[test]
+fn two_layouts_get_two_rules_told_apart_by_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, file) = suggest_into(dir.path(), &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let yaml = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(yaml.matches("  - name: ").count(), 2, "{yaml}");
+    assert!(yaml.contains("path_prefix: \"/news/\""), "{yaml}");
+    assert!(yaml.contains("path_prefix: \"/video/\""), "{yaml}");
+    // Each layout's pages are handled by its own rule in a run.
+    let rules = dir.path().display().to_string();
+    let out = run(&["extract", "--rules", &rules, "--manifest", &manifest()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    for line in stdout.lines() {
+        let rec: serde_json::Value = serde_json::from_str(line).unwrap();
+        let url = rec["url"].as_str().unwrap();
+        let method = rec["method"].as_str().unwrap();
+        let layout = if url.contains("/news/") {
+            "#news"
+        } else {
+            "#video"
+        };
+        assert!(
+            method.starts_with("rules:suggest.example") && method.ends_with(layout),
+            "{url}: {method}"
+        );
+        assert!(
+            !rec["text"].as_str().unwrap().contains("Most read story"),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn a_template_block_inside_the_content_is_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, file) = suggest_into(dir.path(), &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let yaml = std::fs::read_to_string(&file).unwrap();
+    let remove = yaml
+        .split("remove:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no remove in\n{yaml}"));
+    assert!(remove.contains("share-box"), "{yaml}");
+    assert!(
+        yaml.contains("template inside the content on 4 of 4 pages"),
+        "{yaml}"
+    );
+    let rules = dir.path().display().to_string();
+    let out = run(&["extract", "--rules", &rules, "--manifest", &manifest()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("Share this story"), "{stdout}");
+    assert!(stdout.contains("rainy Monday"), "{stdout}");
+}
+
+#[test]
+fn fewer_than_three_pages_say_why_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("two.jsonl");
+    let two: Vec<String> = std::fs::read_to_string(suggest_dir().join("manifest.jsonl"))
+        .unwrap()
+        .lines()
+        .take(2)
+        .map(|l| {
+            l.replace(
+                "\"path\": \"",
+                &format!("\"path\": \"{}/", suggest_dir().display()),
+            )
+        })
+        .collect();
+    std::fs::write(&m, two.join("\n") + "\n").unwrap();
+    let file = dir.path().join("out.yaml");
+    let out = run(&[
+        "rules",
+        "suggest",
+        "--manifest",
+        &m.display().to_string(),
+        "-o",
+        &file.display().to_string(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("no rule drafted, nothing written"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("needs 3"), "{stderr}");
+    assert!(!file.exists());
+}
+
+#[test]
+fn a_reviewed_file_is_not_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("suggest.example.yaml");
+    std::fs::write(&file, "# reviewed\n").unwrap();
+    let (out, _) = suggest_into(dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "# reviewed\n");
+    let (out, _) = suggest_into(dir.path(), &["--force"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("article-body"));
+}
