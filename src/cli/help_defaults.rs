@@ -41,6 +41,12 @@ const NO_DEFAULT: &[&str] = &[
     "pages",
     "file",
     "dir",
+    "baseline",
+    "save_baseline",
+    "breakage_json",
+    "out_dir",
+    "fixtures",
+    "gold",
 ];
 
 /// The option defaults that come from the configuration, as a user would type them.
@@ -62,6 +68,8 @@ fn config_defaults() -> Vec<(&'static str, String)> {
         ("group_depth", shown(&c.group_depth)),
         ("cross_page", shown(&c.cross_page)),
         ("output_format", shown(&c.output_format)),
+        ("render_timeout_ms", shown(&c.render.timeout_ms)),
+        ("render_fallback", shown(&c.render.fallback)),
         ("threads", "all cores".into()),
         ("max_errors", "unlimited".into()),
         (

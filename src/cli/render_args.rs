@@ -17,11 +17,11 @@ pub struct RenderArgs {
     #[arg(long)]
     render: bool,
     /// With --render: time budget of one page in milliseconds, past which the document is
-    /// read as it stands [default: 10000].
+    /// read as it stands.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     render_timeout_ms: Option<u64>,
     /// With --render: what a page gets when the browser fails on it (missing, crashed,
-    /// hung): `static` (extracted as recorded, the default) or `error` (an error record).
+    /// hung): `static` (extracted as recorded) or `error` (an error record).
     // The values are named in the text: listed with their own help, clap would lay out
     // every option of the command on two lines.
     #[arg(long, value_name = "WHAT", hide_possible_values = true)]

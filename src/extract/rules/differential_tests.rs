@@ -256,6 +256,43 @@ fn the_fast_evaluator_selects_what_sxd_selects_on_every_fixture_page() {
     }
 }
 
+/// Every rule of `set` on `page`: the fast evaluator and sxd-xpath select the same text
+/// (or fail alike), and title/date expressions give the same string. Returns the number
+/// of rules compared.
+fn compare_rules(set: &RuleSet, page: &ParsedPage) -> usize {
+    let trees = PageTrees::new(page);
+    let mut compared = 0;
+    for file in &set.files {
+        for rule in file.rules.iter().filter(|r| !r.disabled) {
+            let plans: Vec<&Plan> = rule
+                .remove
+                .iter()
+                .chain(&rule.content)
+                .map(|&i| set.xpaths[i].fast.as_ref().unwrap())
+                .collect();
+            let fast = set.select_fast(rule, &plans, trees.arena());
+            let slow = set.select_sxd(rule, trees.root());
+            match (fast, slow) {
+                (Ok(f), Ok(s)) => {
+                    assert_eq!(f.text, s.text, "{}#{}", file.name, rule.name);
+                    assert_eq!(f.words, s.words, "{}#{}", file.name, rule.name);
+                }
+                (Err(f), Err(s)) => assert_eq!(f, s, "{}#{}", file.name, rule.name),
+                (f, s) => panic!("{}#{}: {f:?} vs {s:?}", file.name, rule.name),
+            }
+            for idx in rule.title.iter().chain(rule.date.iter()) {
+                if set.xpaths[*idx].fast.is_some() || set.xpaths[*idx].fast_str.is_some() {
+                    let f = set.eval_text(*idx, &trees);
+                    let s = set.eval(*idx, trees.root()).ok().map(|v| value_text(&v));
+                    assert_eq!(f, s, "{}", set.xpaths[*idx].expr);
+                }
+            }
+            compared += 1;
+        }
+    }
+    compared
+}
+
 #[test]
 fn rules_write_the_same_text_with_and_without_the_fast_evaluator() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("site-rules");
@@ -270,9 +307,15 @@ fn rules_write_the_same_text_with_and_without_the_fast_evaluator() {
         })
         .collect();
     sources.sort();
+    let shipped = RuleSet::from_sources(sources);
     let pages = fixture_pages();
-    // Generated rules: content and remove from the generated expressions of each page.
+    let mut compared = 0;
+    // The shipped rule files on every fixture page; generated rules (content and remove
+    // from the generated expressions of a page) on that page and the next one. Every
+    // page's generated rules on every page would grow with the square of the fixtures
+    // (sxd-xpath takes seconds on a large page), for little more coverage.
     for (k, (_, page)) in pages.iter().enumerate() {
+        compared += compare_rules(&shipped, page);
         let arena = Arena::build(&page.tree);
         let g: Vec<String> = generated_xpaths(&arena)
             .into_iter()
@@ -289,39 +332,10 @@ fn rules_write_the_same_text_with_and_without_the_fast_evaluator() {
                 q(&g[(i + 2) % g.len()]),
             ));
         }
-        sources.push((PathBuf::from(format!("gen{k}.yaml")), yaml));
-    }
-    let set = RuleSet::from_sources(sources);
-    let mut compared = 0;
-    for (_, page) in &pages {
-        let trees = PageTrees::new(page);
-        for file in &set.files {
-            for rule in file.rules.iter().filter(|r| !r.disabled) {
-                let plans: Vec<&Plan> = rule
-                    .remove
-                    .iter()
-                    .chain(&rule.content)
-                    .map(|&i| set.xpaths[i].fast.as_ref().unwrap())
-                    .collect();
-                let fast = set.select_fast(rule, &plans, trees.arena());
-                let slow = set.select_sxd(rule, trees.root());
-                match (fast, slow) {
-                    (Ok(f), Ok(s)) => {
-                        assert_eq!(f.text, s.text, "{}#{}", file.name, rule.name);
-                        assert_eq!(f.words, s.words, "{}#{}", file.name, rule.name);
-                    }
-                    (Err(f), Err(s)) => assert_eq!(f, s, "{}#{}", file.name, rule.name),
-                    (f, s) => panic!("{}#{}: {f:?} vs {s:?}", file.name, rule.name),
-                }
-                for idx in rule.title.iter().chain(rule.date.iter()) {
-                    if set.xpaths[*idx].fast.is_some() || set.xpaths[*idx].fast_str.is_some() {
-                        let f = set.eval_text(*idx, &trees);
-                        let s = set.eval(*idx, trees.root()).ok().map(|v| value_text(&v));
-                        assert_eq!(f, s, "{}", set.xpaths[*idx].expr);
-                    }
-                }
-                compared += 1;
-            }
+        let generated = RuleSet::from_sources(vec![(PathBuf::from(format!("gen{k}.yaml")), yaml)]);
+        compared += compare_rules(&generated, page);
+        if let Some((_, next)) = pages.get(k + 1) {
+            compared += compare_rules(&generated, next);
         }
     }
     assert!(compared > 1_000, "{compared}");
