@@ -36,22 +36,20 @@ pub fn text(e: &Evaluation) -> String {
     for (g, s) in &e.groups {
         let _ = writeln!(out, "  {g:<width$}  {}", figures(s));
     }
-    let _ = write!(out, "missing {} (scored as empty)", e.missing);
-    if e.missing > 0 {
-        let _ = write!(out, ": {}", e.missing_pages.join(" "));
-        if e.missing > e.missing_pages.len() {
-            out.push_str(" …");
-        }
-    }
-    out.push('\n');
-    let _ = write!(out, "extra records {} (no gold page)", e.extra);
-    if e.extra > 0 {
-        let _ = write!(out, ": {}", e.extra_records.join(" "));
-        if e.extra > e.extra_records.len() {
-            out.push_str(" …");
-        }
-    }
-    out.push('\n');
+    counted_line(
+        &mut out,
+        "missing",
+        "(scored as empty)",
+        e.missing,
+        &e.missing_pages,
+    );
+    counted_line(
+        &mut out,
+        "extra records",
+        "(no gold page)",
+        e.extra,
+        &e.extra_records,
+    );
     if !e.worst.is_empty() {
         let _ = writeln!(out, "worst {} pages:", e.worst.len());
         for r in &e.worst {
@@ -76,4 +74,17 @@ pub fn text(e: &Evaluation) -> String {
 /// The evaluation as one line of JSON.
 pub fn json(e: &Evaluation) -> String {
     serde_json::to_string(e).unwrap_or_default()
+}
+
+/// `LABEL N NOTE: name name …` and a newline: a count with the first names it stands for
+/// (`…` when there are more than were kept).
+fn counted_line(out: &mut String, label: &str, note: &str, n: usize, names: &[String]) {
+    let _ = write!(out, "{label} {n} {note}");
+    if n > 0 {
+        let _ = write!(out, ": {}", names.join(" "));
+        if n > names.len() {
+            out.push_str(" …");
+        }
+    }
+    out.push('\n');
 }
