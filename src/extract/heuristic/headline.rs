@@ -40,18 +40,47 @@ pub(super) fn headline_followed_by_text(
     marked: &[ElemId],
     st: &Structures,
 ) -> Option<Headed> {
-    let h = headline_block(pass, marked)?;
-    let text = text_under(pass, marked, st, h);
-    let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
-    tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
-    if evidence < pass.config.min_content_words as f64 {
-        return None;
-    }
+    let first = headline_block(pass, marked)?;
+    let followed = |h: usize| {
+        let text = text_under(pass, marked, st, h);
+        let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
+        tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
+        (evidence >= pass.config.min_content_words as f64).then_some((h, text))
+    };
+    let (h, text) = followed(first).or_else(|| {
+        let h1 = later_h1_saying_title(pass, marked, first)?;
+        followed(h1)
+    })?;
     let first = pass.page.blocks[text[0].0].elem;
     let parent = pass.page.elements[first as usize].parent;
     Some(Headed {
         headline: h,
         article: if parent == NO_ELEM { first } else { parent },
+    })
+}
+
+/// With `later_h1`: an unlinked `<h1>` below the first line that says the title, saying it
+/// too. When that first line heads nothing (a slider or a menu at the top lists the
+/// story's title as a heading, the article's own `<h1>` comes after it), the page's
+/// `<h1>` is its headline. Only an `<h1>`: lower recurrences of the title in "more" lists
+/// are links or lesser headings.
+fn later_h1_saying_title(pass: &Pass, marked: &[ElemId], first: usize) -> Option<usize> {
+    if !pass.config.later_h1 {
+        return None;
+    }
+    let (title, min_words) = title_tokens(pass);
+    if title.len() < min_words {
+        return None;
+    }
+    let page = pass.page;
+    (first + 1..page.blocks.len()).find(|&i| {
+        let b = &page.blocks[i];
+        b.kind == BlockKind::Heading(1)
+            && b.link_words * 2 <= b.words
+            && b.words <= HEADLINE_MAX_WORDS
+            && marked[b.elem as usize] == NO_ELEM
+            && !pass.is_template(i)
+            && says(&match_tokens(&b.text), &title)
     })
 }
 
@@ -465,5 +494,36 @@ mod tests {
         assert_eq!(match_tokens("国务院new闻"), ["国", "务", "院", "new", "闻"]);
         let a = match_tokens("a b b c");
         assert_eq!(overlap(&a, &match_tokens("b c c d")), 2);
+    }
+    #[test]
+    fn a_later_h1_heads_the_story_when_a_slider_says_the_title_first() {
+        use super::super::{extract, tests::ARTICLE, tests::HEADLINE};
+        use crate::extract::dom::parse;
+        // A slider at the top lists the story among others as headings; the story's own
+        // `<h1>` comes below, over its lead, and a box of other stories sits between the
+        // lead and the body. The lead is written only when the `<h1>` is taken for the
+        // headline (`leads.rs`); the slider's heading heads nothing.
+        let slides: String = (1..=10)
+            .map(|i| format!("<li><span>Slide {i}</span></li>"))
+            .collect();
+        let others: String = (1..=2)
+            .map(|i| format!("<p>Other story {i} tells how the cranes of another port lifted a ship years ago, at length.</p>"))
+            .collect();
+        let lead = "The old ferry was lifted out of the harbour by two cranes on Monday morning.";
+        let html = format!(
+            "<html><head><title>{HEADLINE}</title></head><body>\
+             <div class=slides><h2>{HEADLINE}</h2><ul>{slides}</ul></div>\
+             <div class=page><h1>{HEADLINE}</h1><div class=intro>{lead}</div>\
+             <div class=related>{others}</div>\
+             <div class=body><p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p><p>{ARTICLE} Third.</p></div>\
+             </div></body></html>"
+        );
+        let mut config = HeuristicConfig::default();
+        let on = extract(&parse(&html), &config).text;
+        assert!(on.starts_with(lead), "{on}");
+        assert!(on.contains("Third."), "{on}");
+        config.later_h1 = false;
+        let off = extract(&parse(&html), &config).text;
+        assert!(!off.contains(lead), "{off}");
     }
 }

@@ -74,8 +74,14 @@ pub(super) fn drop_teasers(
     if drop.iter().any(|&d| d) {
         mark_items(pass, st, &item_elem, &drop, marked);
     }
+    // The item that holds the article's own element is the article's box, not a rail
+    // beside it (a site that sets its story as one box of a row of boxes).
+    let holds_article = |i: usize| article.is_some_and(|a| pass.page.contains(i as ElemId, a));
     let in_rail_item = |i: usize| {
-        item_elem[i] == i as ElemId && marked[i] == NO_ELEM && rail[st.item_group[i] as usize]
+        item_elem[i] == i as ElemId
+            && marked[i] == NO_ELEM
+            && rail[st.item_group[i] as usize]
+            && !holds_article(i)
     };
     in_subtrees(pass.page, in_rail_item)
 }
@@ -527,5 +533,26 @@ mod tests {
             "{}",
             out.text
         );
+    }
+    #[test]
+    fn the_articles_own_box_in_a_row_of_teasers_is_no_rail() {
+        use super::super::tests::{run, ARTICLE, HEADLINE};
+        // The story is one box of a row of boxes of one class; the other boxes are
+        // teasers (a linked title over a snippet). The story's box is the article.
+        let teasers: String = (1..=4)
+            .map(|i| {
+                format!(
+                    "<div class=box><a href=/s{i}>Other story title number {i}</a>\
+                     <p>Snippet of other story {i} that runs on for a few words…</p></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><head><title>{HEADLINE} | Example</title></head><body><div class=row>\
+             <div class=box><h1>{HEADLINE}</h1><p>{ARTICLE}</p></div>{teasers}</div></body></html>"
+        );
+        let out = run(&html);
+        assert!(out.text.contains("long body"), "{}", out.text);
+        assert!(!out.text.contains("Snippet of other"), "{}", out.text);
     }
 }
