@@ -29,6 +29,7 @@ mod render_args;
 mod report_cmd;
 mod rules_cmd;
 mod rules_suggest;
+mod suggest_fetch;
 
 #[derive(Debug, Parser)]
 #[command(
