@@ -183,3 +183,126 @@ fn report_lists_broken_rules_first() {
     assert!(body.contains("news.example#article"), "{body}");
     assert!(body.contains("http://news.example/news/b.html"), "{body}");
 }
+
+/// `run --rules RULES --manifest VERSION/manifest.jsonl --out OUT ARGS…`: exit code,
+/// stderr.
+fn run_version(version: &str, out_dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let d = dir();
+    let out = bin()
+        .args(["run", "--rules"])
+        .arg(d.join("rules"))
+        .arg("--manifest")
+        .arg(d.join(version).join("manifest.jsonl"))
+        .arg("--out")
+        .arg(out_dir)
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().expect("exit code"), stderr)
+}
+
+fn read_json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// `run --rules --rules-health`: the findings of `rules test --pages` on the run's own
+/// pages, in rule_health.json beside summary.json, counted in summary.json, listed in
+/// the report, an exit status with --fail-on-breakage; a baseline saved by one run is
+/// compared with by the next.
+#[test]
+fn a_run_writes_rule_health_and_compares_with_its_baseline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("baseline.jsonl");
+    let b = base.to_str().unwrap();
+    let v1 = tmp.path().join("v1");
+    let (code, err) = run_version("v1", &v1, &["--save-rules-baseline", b]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&base).unwrap().lines().count(), 5);
+    let health = read_json(&v1.join("rule_health.json"));
+    assert_eq!(health["pages"], 5);
+    assert!(health["broken"].as_array().unwrap().is_empty(), "{health}");
+    let summary = read_json(&v1.join("summary.json"));
+    assert_eq!(summary["rule_health"]["pages_probed"], 5, "{summary}");
+    assert_eq!(summary["rule_health"]["breakages"], 0, "{summary}");
+
+    let v2 = tmp.path().join("v2");
+    let (code, err) = run_version("v2", &v2, &["--rules-baseline", b, "--report"]);
+    assert_eq!(code, 0, "breakage is an exit status only when asked: {err}");
+    let health = read_json(&v2.join("rule_health.json"));
+    let broken = health["broken"].as_array().unwrap();
+    let urls: std::collections::BTreeSet<&str> =
+        broken.iter().map(|b| b["url"].as_str().unwrap()).collect();
+    let pages: Vec<&str> = urls.iter().map(|u| &u[u.len() - 7..]).collect();
+    assert_eq!(
+        pages,
+        ["/a.html", "/b.html", "/d.html", "/e.html"],
+        "{health}"
+    );
+    assert!(
+        broken.iter().any(|b| b["xpath"] == "//div[@id='story']"
+            && b["url"].as_str().unwrap().ends_with("/a.html")
+            && b["excerpt_before"]
+                .as_str()
+                .unwrap()
+                .starts_with("The harbour bridge reopened")),
+        "{health}"
+    );
+    assert_eq!(health["empty_rules"][0]["rule"], "article", "{health}");
+    let summary = read_json(&v2.join("summary.json"));
+    assert_eq!(
+        summary["rule_health"]["breakages"].as_u64(),
+        Some(broken.len() as u64)
+    );
+    assert_eq!(summary["rule_health"]["rules_broken"], 1);
+    assert_eq!(summary["rule_health"]["baseline"], 5);
+    assert!(err.contains("BROKEN rules:news.example#article"), "{err}");
+    // The report's first section names the page, the XPath and what it kept before.
+    let index = std::fs::read_to_string(v2.join("report/index.html")).unwrap();
+    let section = index.find("<section id=broken-rules>").unwrap();
+    assert!(section < index.find("<table").unwrap());
+    let end = index[section..].find("</section>").unwrap() + section;
+    let body = &index[section..end];
+    assert!(body.contains("content XPath selects nothing now"), "{body}");
+    assert!(body.contains("The harbour bridge reopened"), "{body}");
+    assert!(body.contains("http://news.example/news/a.html"), "{body}");
+
+    let (code, err) = run_version("v2", &v2, &["--rules-baseline", b, "--fail-on-breakage"]);
+    assert_eq!(code, 1, "{err}");
+    // Without a baseline, what a run sees alone: pages keeping nothing, the empty rule.
+    let (code, err) = run_version("v2", &v2, &["--fail-on-breakage"]);
+    assert_eq!(code, 1, "{err}");
+    let health = read_json(&v2.join("rule_health.json"));
+    assert!(health["broken"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["xpath"].is_null() && b["words_now"] == 0));
+    let (code, err) = run_version("v1", &v1, &["--fail-on-breakage"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// Without the rule-health options a run writes what it wrote before: no
+/// rule_health.json (an earlier run's is removed), no counts in summary.json.
+#[test]
+fn rule_health_is_written_only_when_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let (code, err) = run_version("v2", &out, &["--rules-health"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.join("rule_health.json").exists());
+    let (code, err) = run_version("v2", &out, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.join("rule_health.json").exists());
+    assert!(read_json(&out.join("summary.json"))
+        .get("rule_health")
+        .is_none());
+    // Rule health needs rules.
+    let res = bin()
+        .args(["run", "--rules-health", "--out"])
+        .arg(tmp.path().join("x"))
+        .arg(dir().join("v1"))
+        .output()
+        .unwrap();
+    assert_eq!(res.status.code(), Some(2));
+}

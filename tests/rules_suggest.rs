@@ -1,7 +1,8 @@
 //! `thresher rules suggest` on the invented site of `fixtures/suggest/`: the draft passes
 //! `rules check` and `rules test` as written, names the text by class words rather than
 //! positions or generated names, cuts the template box inside the text, gives each layout
-//! its own rule, and refuses (writing nothing) when it has too few pages.
+//! its own rule (by directory, `path_prefix`, or by path pattern, `path_glob`), and refuses
+//! (writing nothing) when it has too few pages.
 
 mod common;
 use common::*;
@@ -208,4 +209,63 @@ fn a_reviewed_file_is_not_overwritten_without_force() {
     assert!(std::fs::read_to_string(&file)
         .unwrap()
         .contains("article-body"));
+}
+
+/// Dated posts under a directory per year and topic pages under `/topics/`: no first
+/// directory holds enough pages of one layout, the shape of the path tells them apart,
+/// and each layout's rule says so with `path_glob`; a run gives each page its layout's
+/// rule.
+#[test]
+fn layouts_told_apart_by_a_path_pattern_get_path_glob() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = root().join("fixtures/suggest-glob");
+    let manifest = site.join("manifest.jsonl").display().to_string();
+    let file = dir.path().join("glob.example.yaml");
+    let out = run(&[
+        "rules",
+        "suggest",
+        "--manifest",
+        &manifest,
+        "-o",
+        &file.display().to_string(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let yaml = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(yaml.matches("  - name: ").count(), 2, "{yaml}");
+    assert!(yaml.contains("path_glob: \"/topics/*/\""), "{yaml}");
+    assert!(yaml.contains("path_glob: \"/*/*/*.html\""), "{yaml}");
+    assert!(!yaml.contains("path_prefix"), "{yaml}");
+    let rules = dir.path().display().to_string();
+    let check = run(&["rules", "check", &rules]);
+    assert_eq!(check.status.code(), Some(0));
+    let test = run(&["rules", "test", &rules]);
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
+    let out = run(&["extract", "--rules", &rules, "--manifest", &manifest]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let mut rules_used = std::collections::BTreeSet::new();
+    for line in stdout.lines() {
+        let rec: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (url, method) = (
+            rec["url"].as_str().unwrap(),
+            rec["method"].as_str().unwrap(),
+        );
+        let text = rec["text"].as_str().unwrap();
+        if url.contains("/topics/") {
+            assert!(method.ends_with("#topics"), "{url}: {method}");
+            assert!(text.contains("This page gathers"), "{url}: {text}");
+        } else {
+            assert!(method.starts_with("rules:glob.example#"), "{url}: {method}");
+            assert!(!method.ends_with("#topics"), "{url}: {method}");
+            assert!(text.contains("talk of the quay"), "{url}: {text}");
+        }
+        assert!(
+            !text.contains("Harbour Notes is written by volunteers"),
+            "{text}"
+        );
+        rules_used.insert(method.to_string());
+    }
+    assert_eq!(rules_used.len(), 2, "{rules_used:?}");
 }

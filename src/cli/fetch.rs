@@ -148,18 +148,28 @@ impl FetchArgs {
         Ok(urls)
     }
 
+    /// Whether `--urls FILE` was given.
+    pub fn has_url_file(&self) -> bool {
+        self.urls.is_some()
+    }
+
     /// `run` without `--fetch`: options that only mean something when fetching are errors
     /// rather than silently ignored.
     pub fn check_without_fetch(&self) -> Result<()> {
+        match self.fetch_only_option() {
+            Some(name) => Err(Error::Config(format!("{name} needs --fetch"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The first option given that only means something when fetching.
+    pub fn fetch_only_option(&self) -> Option<&'static str> {
         let given = [
             ("--urls", self.urls.is_some()),
             ("--previous", !self.previous.is_empty()),
             ("--ca-cert", !self.ca_cert.is_empty()),
         ];
-        match given.iter().find(|(_, set)| *set) {
-            Some((name, _)) => Err(Error::Config(format!("{name} needs --fetch"))),
-            None => Ok(()),
-        }
+        given.iter().find(|(_, set)| *set).map(|(name, _)| *name)
     }
 }
 

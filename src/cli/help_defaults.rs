@@ -47,6 +47,9 @@ const NO_DEFAULT: &[&str] = &[
     "out_dir",
     "fixtures",
     "gold",
+    "rules_baseline",
+    "save_rules_baseline",
+    "crawl",
 ];
 
 /// The option defaults that come from the configuration, as a user would type them.

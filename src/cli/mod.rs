@@ -29,6 +29,8 @@ mod render_args;
 mod report_cmd;
 mod rules_cmd;
 mod rules_suggest;
+mod run_health;
+mod suggest_fetch;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -117,6 +119,8 @@ enum Command {
         input: InputArgs,
         #[command(flatten)]
         rules: rules_cmd::RulesArgs,
+        #[command(flatten)]
+        rules_health: run_health::RunHealthArgs,
         #[command(flatten)]
         dedup: DedupArgs,
         /// Output directory: pages.jsonl, clusters.jsonl, summary.json.
@@ -538,6 +542,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run {
             input,
             rules,
+            rules_health,
             dedup,
             out,
             duplicates,
@@ -595,7 +600,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "keep" => DuplicatePolicy::Keep,
                 _ => DuplicatePolicy::Mark,
             };
-            let again = report.then(|| source::Inputs {
+            let again = (report || rules_health.wanted()).then(|| source::Inputs {
                 files: inputs.files.clone(),
                 warcs: inputs.warcs.clone(),
                 parquets: inputs.parquets.clone(),
@@ -616,7 +621,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.dedup.as_ref().map_or(0, |d| d.duplicates),
                 out.display()
             );
-            if let Some(inputs) = &again {
+            let mut health_failed = false;
+            match (&again, &rules.rules) {
+                (Some(inputs), Some(dir)) if rules_health.wanted() => {
+                    health_failed = rules_health.run(inputs, &config, dir, &out)?;
+                }
+                // An earlier run's findings would describe other pages.
+                _ => {
+                    let _ = std::fs::remove_file(out.join(pipeline::HEALTH_FILE));
+                }
+            }
+            if let Some(inputs) = again.as_ref().filter(|_| report) {
                 let tracer = crate::report::Tracer {
                     inputs,
                     config: &config,
@@ -627,7 +642,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // After the report, which reads pages.jsonl and clusters.jsonl.
             parquet_cmd::finish_run_dir(format, &out)?;
             Ok(exit_for(
-                summary.failed + error_args::no_pages(summary.pages),
+                summary.failed + error_args::no_pages(summary.pages) + usize::from(health_failed),
             ))
         }
         Command::Report { out, input, rules } => {

@@ -17,12 +17,16 @@ use crate::extract::rules::suggest::{render, validate, Draft, SuggestOptions};
 use crate::pipeline::{draft_sites, read_pages, InputPage};
 use crate::source::{self, Manifest};
 
+use super::fetch::FetchArgs;
+use super::suggest_fetch::{fetch_urls, split_urls};
+
 /// Options of `thresher rules suggest`.
 #[derive(Debug, Args)]
 pub struct SuggestArgs {
-    /// Pages of the site: files, directories, WARC files (at least three pages of a
-    /// site; with --out-dir, of any number of sites). Without paths, the manifest's
-    /// entries are read.
+    /// Pages of the site: files, directories, WARC files, or http(s) URLs to fetch (at
+    /// least three pages of a site; with --out-dir, of any number of sites). Without
+    /// paths, the manifest's entries are read.
+    #[arg(value_name = "PATH|URL")]
     pub paths: Vec<PathBuf>,
     /// JSONL manifest giving the pages' URLs (path relative to the manifest, url).
     #[arg(long)]
@@ -44,6 +48,13 @@ pub struct SuggestArgs {
     /// Overwrite rule files that exist (a reviewed file is not replaced otherwise).
     #[arg(long)]
     pub force: bool,
+    /// Keep the fetched pages in this WARC (its manifest beside it; a second run with
+    /// the same file fetches only the URLs not done) instead of a temporary file.
+    #[arg(long, value_name = "WARC")]
+    pub crawl: Option<PathBuf>,
+    /// URL arguments and --urls FILE are fetched politely, as `thresher fetch` does.
+    #[command(flatten)]
+    pub fetch: FetchArgs,
 }
 
 /// `to` relative to the directory `from` (both absolute).
@@ -251,13 +262,32 @@ fn write_draft(
 
 pub fn suggest(args: SuggestArgs, config: &Config) -> Result<ExitCode> {
     let manifest = args.manifest.as_deref().map(Manifest::load).transpose()?;
-    if args.paths.is_empty() && manifest.is_none() {
-        return Err(Error::Config("give PATHs or a --manifest".into()));
+    let (mut paths, urls) = split_urls(&args.paths);
+    if paths.is_empty() && urls.is_empty() && manifest.is_none() && !args.fetch.has_url_file() {
+        return Err(Error::Config(
+            "give PATHs, URLs, --urls FILE or a --manifest".into(),
+        ));
     }
-    let inputs = source::discover(&args.paths, manifest.as_ref(), config.max_page_bytes);
+    // Held until the pages are read: a temporary WARC is deleted when it is dropped.
+    let fetched = fetch_urls(&args.fetch, urls, args.crawl.as_deref(), None)?;
+    if let Some(f) = &fetched {
+        paths.push(f.warc.clone());
+    }
+    let inputs = source::discover(&paths, manifest.as_ref(), config.max_page_bytes);
     let (pages, errors) = read_pages(inputs, config);
+    drop(fetched);
     for e in &errors {
-        eprintln!("warning: {}: {}", e.path, e.message);
+        if e.url.is_empty() {
+            eprintln!("warning: {}: {}", e.path, e.message);
+        } else {
+            eprintln!("warning: {} ({}): {}", e.url, e.path, e.message);
+        }
+    }
+    if pages.is_empty() {
+        eprintln!(
+            "no rule drafted, nothing written: no page could be read (a draft needs 3 pages of a site)"
+        );
+        return Ok(ExitCode::from(1));
     }
     let opts = SuggestOptions {
         tests: args.tests,

@@ -37,6 +37,7 @@ mod learn;
 mod output;
 mod pages;
 mod record;
+mod rule_health;
 mod sign;
 mod site_learning;
 mod stream;
@@ -68,6 +69,7 @@ pub use pages::DuplicatePolicy;
 pub use record::{
     extract_all, page_record, page_records, record_json, write_record, PageResult, RecordOut,
 };
+pub use rule_health::{probe_inputs, write_run_health, HEALTH_FILE};
 pub use sign::{
     collection_stats, for_each_signed, read_and_sign, read_and_sign_within, reread_shingle_sets,
 };

@@ -88,7 +88,18 @@ fn page_rows(rows: &[Row]) -> Vec<Value> {
 /// breakages first) the pages where it kept too little text (`broke`) or could not run
 /// (`errors`), with example URLs — what an operator opens first after a site changed
 /// its layout. Empty when no rule broke.
-fn broken_rules(summary: &Value) -> String {
+fn broken_rules(summary: &Value, health: Option<&Value>) -> String {
+    let probed = health.map(super::health::section).unwrap_or_default();
+    let table = fallbacks(summary);
+    if probed.is_empty() && table.is_empty() {
+        return String::new();
+    }
+    format!("<section id=broken-rules><h2>Broken rules</h2>{table}{probed}</section>")
+}
+
+/// The rules' fallbacks in the run (`summary.json`'s per-rule counters) as a table;
+/// empty when no rule broke.
+fn fallbacks(summary: &Value) -> String {
     let Some(per_rule) = summary["extractors"]["rules"]["per_rule"].as_object() else {
         return String::new();
     };
@@ -127,15 +138,15 @@ fn broken_rules(summary: &Value) -> String {
         ));
     }
     format!(
-        "<section id=broken-rules><h2>Broken rules</h2><p class=muted>Rules that kept too little \
+        "<p class=muted>Rules that kept too little \
          text (broke) or could not run (errors) on some pages, which fell back to the next \
          method. Check with <code>thresher rules test --pages … --baseline …</code>.</p>\
          <table><tr><th>rule</th><th class=n>broke</th><th class=n>errors</th><th class=n>matched</th>\
-         <th class=n>usual words</th><th>example pages</th></tr>{rows}</table></section>"
+         <th class=n>usual words</th><th>example pages</th></tr>{rows}</table>"
     )
 }
 
-pub(super) fn render(summary: &Value, rows: &[Row]) -> String {
+pub(super) fn render(summary: &Value, health: Option<&Value>, rows: &[Row]) -> String {
     let data = json!({
         "summary": summary,
         "sites": sites(rows),
@@ -168,6 +179,6 @@ pub(super) fn render(summary: &Value, rows: &[Row]) -> String {
          <table id=pages></table>\
          <script type=application/json id=data>{data}</script><script>{JS}</script></body></html>\n",
         title = esc("thresher report"),
-        broken = broken_rules(summary),
+        broken = broken_rules(summary, health),
     )
 }

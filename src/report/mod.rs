@@ -13,6 +13,7 @@
 //! extracted again with tracing on (`extract::trace`; the normal run builds nothing and
 //! writes the same bytes). Without inputs, a page view shows the kept text only.
 
+mod health;
 mod index;
 pub mod page_html;
 mod rows;
@@ -146,7 +147,13 @@ pub fn write_report(
         write_view(&pages_dir, i, v, cluster_of(&rows[i]).as_ref())
     })?;
     let index = dir.join("index.html");
-    std::fs::write(&index, index::render(&summary, &rows)).map_err(|e| Error::io(&index, e))?;
+    // Rule health of `run --rules-health`, when the run wrote it.
+    let health: Option<serde_json::Value> =
+        std::fs::read_to_string(out_dir.join(crate::pipeline::HEALTH_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok());
+    std::fs::write(&index, index::render(&summary, health.as_ref(), &rows))
+        .map_err(|e| Error::io(&index, e))?;
     stats.index = index;
     Ok(stats)
 }

@@ -89,7 +89,7 @@ pub(super) fn split_url(url: &str) -> Option<(std::borrow::Cow<'_, str>, &str)> 
 
 /// `*` matches any run of characters (including `/`); everything else literally; the
 /// whole path must match.
-fn glob_match(pattern: &str, text: &str) -> bool {
+pub(super) fn glob_match(pattern: &str, text: &str) -> bool {
     let (p, t) = (pattern.as_bytes(), text.as_bytes());
     let (mut pi, mut ti) = (0, 0);
     let mut star: Option<(usize, usize)> = None;

@@ -55,6 +55,21 @@ pub struct EmptyRule {
     pub examples: Vec<String>,
 }
 
+/// A `remove` XPath that selects nothing on any of the probed pages where its rule keeps
+/// text: the template it was written for is gone or renamed (its text may now be kept),
+/// or the XPath is no longer needed. Reported, not a breakage: a rule may remove a box
+/// that only some pages carry.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct IdleRemove {
+    pub file: String,
+    pub rule: String,
+    /// `file.yaml:line` of the XPath.
+    pub place: String,
+    pub xpath: String,
+    /// Pages where the rule kept text (and the XPath selected nothing).
+    pub pages: usize,
+}
+
 /// Everything found on a set of pages.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Health {
@@ -62,6 +77,7 @@ pub struct Health {
     pub pages: usize,
     pub broken: Vec<Breakage>,
     pub empty_rules: Vec<EmptyRule>,
+    pub idle_removes: Vec<IdleRemove>,
 }
 
 impl Health {
@@ -73,6 +89,40 @@ impl Health {
 
 /// Examples named per empty rule.
 const EXAMPLES: usize = 3;
+
+/// Pages (where its rule keeps text) a `remove` XPath must select nothing on before it
+/// is reported idle: fewer say little about a box that only some pages carry. Hand-set.
+pub const IDLE_REMOVE_PAGES: usize = 3;
+
+/// The `remove` XPaths that select nothing on any of (at least [`IDLE_REMOVE_PAGES`])
+/// pages where their rule keeps text.
+fn idle_removes(probes: &[PageProbe]) -> Vec<IdleRemove> {
+    // (file, rule, place, xpath) → (pages, pages where it selected something)
+    let mut seen: BTreeMap<(&str, &str, &str, &str), (usize, usize)> = BTreeMap::new();
+    for p in probes {
+        let Some(rule) = &p.rule else { continue };
+        if p.words < p.min_words {
+            continue;
+        }
+        for x in p.xpaths.iter().filter(|x| x.role == "remove") {
+            let e = seen.entry((&p.file, rule, &x.place, &x.xpath)).or_default();
+            e.0 += 1;
+            if x.nodes > 0 {
+                e.1 += 1;
+            }
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, (pages, hit))| *pages >= IDLE_REMOVE_PAGES && *hit == 0)
+        .map(|((file, rule, place, xpath), (pages, _))| IdleRemove {
+            file: file.into(),
+            rule: rule.into(),
+            place: place.into(),
+            xpath: xpath.into(),
+            pages,
+        })
+        .collect()
+}
 
 fn pct(now: u64, before: u64) -> String {
     format!("{:.0}%", 100.0 * now as f64 / before as f64)
@@ -210,6 +260,7 @@ pub fn findings(probes: &[PageProbe], baseline: Option<&Baseline>) -> Health {
         pages: probes.len(),
         broken,
         empty_rules,
+        idle_removes: idle_removes(probes),
     }
 }
 
@@ -243,12 +294,66 @@ pub fn render_text(h: &Health) -> String {
         }
         let _ = writeln!(out, "     now:    {:?}", b.excerpt_now);
     }
+    for r in &h.idle_removes {
+        let _ = writeln!(
+            out,
+            "IDLE rules:{}#{} ({}): remove XPath selects nothing on any of its {} pages (the template it cut may be kept, or it is not needed): {}",
+            r.file, r.rule, r.place, r.pages, r.xpath
+        );
+    }
     let _ = writeln!(
         out,
-        "{} pages probed: {} breakage(s), {} rule(s) empty on most pages",
+        "{} pages probed: {} breakage(s), {} rule(s) empty on most pages, {} idle remove XPath(s)",
         h.pages,
         h.broken.len(),
-        h.empty_rules.len()
+        h.empty_rules.len(),
+        h.idle_removes.len()
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::XpathProbe;
+    use super::*;
+
+    fn page(url: &str, words: u64, remove_nodes: usize) -> PageProbe {
+        PageProbe {
+            file: "a.example".into(),
+            rule: Some("main".into()),
+            place: "a.example.yaml:3".into(),
+            page: url.into(),
+            url: url.into(),
+            words,
+            excerpt: String::new(),
+            min_words: 1,
+            xpaths: vec![XpathProbe {
+                role: "remove".into(),
+                xpath: "//div[@class='share']".into(),
+                place: "a.example.yaml:7".into(),
+                nodes: remove_nodes,
+                words: 4 * remove_nodes as u64,
+                excerpt: String::new(),
+                error: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_remove_selecting_nothing_anywhere_is_idle_once_enough_pages_say_so() {
+        let idle: Vec<PageProbe> = (0..3).map(|i| page(&format!("u{i}"), 50, 0)).collect();
+        let h = findings(&idle, None);
+        assert_eq!(h.idle_removes.len(), 1);
+        assert_eq!(h.idle_removes[0].pages, 3);
+        assert!(!h.has_breakage());
+        // One page where it cuts something: not idle.
+        let mut some = idle.clone();
+        some.push(page("u9", 50, 1));
+        assert!(findings(&some, None).idle_removes.is_empty());
+        // Two pages are too few; pages where the rule keeps nothing do not count.
+        assert!(findings(&idle[..2], None).idle_removes.is_empty());
+        let mut empty = idle[..2].to_vec();
+        empty.push(page("u5", 0, 0));
+        assert!(findings(&empty, None).idle_removes.is_empty());
+    }
 }

@@ -1,13 +1,15 @@
 //! Which rules a site needs: one XPath set for all its pages when one selects the text
 //! on most of them; otherwise (or when the pages it misses all sit under one directory
 //! the others do not) one rule per layout, told apart by the first directory of the URL
-//! path (`path_prefix`). Each rule's content XPaths: the best candidate
+//! path (`path_prefix`), or, where directories do not split them, by the shape of the
+//! path (`path_glob`, `path_shapes.rs`). Each rule's content XPaths: the best candidate
 //! (`candidates.rs`), then others added while each raises the mean F1 by at least
 //! [`F1_STEP`](super::candidates::F1_STEP) (a headline outside the article's element).
 
 use std::collections::BTreeMap;
 
 use super::candidates::{best, candidates, Candidate, Score, F1_STEP};
+use super::path_shapes;
 use super::select;
 use super::{PageData, SuggestOptions};
 use crate::extract::xpath_fast::Plan;
@@ -32,6 +34,7 @@ impl Choice {
 /// One rule to draft: the pages of a layout and its content XPaths.
 pub(super) struct Layout<'p, 'a> {
     pub(super) prefix: Option<String>,
+    pub(super) glob: Option<String>,
     pub(super) pages: Vec<&'p PageData<'a>>,
     pub(super) choice: Choice,
 }
@@ -106,6 +109,98 @@ fn share(choice: &Choice, n: usize, opts: &SuggestOptions) -> f64 {
     choice.score.selected(opts.min_f1) as f64 / n.max(1) as f64
 }
 
+/// Whether each layout's XPaths select the text on fewer than `min_share` of every
+/// other layout's pages: the groups differ in layout, not only in path.
+fn distinct(layouts: &[Layout], opts: &SuggestOptions) -> bool {
+    layouts.iter().enumerate().all(|(i, l)| {
+        let plans = l.choice.plans();
+        layouts.iter().enumerate().all(|(j, other)| {
+            i == j || {
+                let s = Score::of(&other.pages, &plans, &[]);
+                (s.selected(opts.min_f1) as f64) < opts.min_share * other.pages.len() as f64
+            }
+        })
+    })
+}
+
+/// One rule per path shape with enough pages that agree on an XPath (`path_glob`, most
+/// specific first); `None` unless they hold the text on `min_share` of the pages and
+/// differ in layout.
+fn by_shape<'p, 'a>(
+    pages: &[&'p PageData<'a>],
+    opts: &SuggestOptions,
+) -> Option<Vec<Layout<'p, 'a>>> {
+    let paths: Vec<&str> = pages.iter().map(|p| p.path.as_str()).collect();
+    let mut out = Vec::new();
+    let mut covered = 0;
+    for (glob, members) in path_shapes::groups(&paths)? {
+        if members.len() < MIN_LAYOUT_PAGES {
+            continue;
+        }
+        let group: Vec<&PageData> = members.iter().map(|&i| pages[i]).collect();
+        let Some(c) = choose(&group, opts) else {
+            continue;
+        };
+        if share(&c, group.len(), opts) >= opts.min_share {
+            covered += c.score.selected(opts.min_f1);
+            out.push(Layout {
+                prefix: None,
+                glob: Some(glob),
+                pages: group,
+                choice: c,
+            });
+        }
+    }
+    (out.len() >= 2
+        && covered as f64 >= opts.min_share * pages.len() as f64
+        && distinct(&out, opts))
+    .then_some(out)
+}
+
+/// The pages an XPath misses, when they all have one path shape: a rule of their own
+/// with that glob before the rule of the others (which has no path condition).
+fn split_missed<'p, 'a>(
+    pages: &[&'p PageData<'a>],
+    missed: &[usize],
+    opts: &SuggestOptions,
+) -> Option<Vec<Layout<'p, 'a>>> {
+    let glob = path_shapes::shape(&pages[*missed.first()?].path)?;
+    if missed
+        .iter()
+        .any(|&i| path_shapes::shape(&pages[i].path).as_ref() != Some(&glob))
+    {
+        return None;
+    }
+    let (inside, outside): (Vec<_>, Vec<_>) = pages
+        .iter()
+        .partition(|p| path_shapes::matches(&glob, &p.path));
+    if inside.len() < MIN_LAYOUT_PAGES || outside.is_empty() {
+        return None;
+    }
+    let a = choose(&inside, opts)?;
+    let b = choose(&outside, opts)?;
+    if share(&a, inside.len(), opts) < opts.min_share
+        || share(&b, outside.len(), opts) < opts.min_share
+    {
+        return None;
+    }
+    let out = vec![
+        Layout {
+            prefix: None,
+            glob: Some(glob),
+            pages: inside,
+            choice: a,
+        },
+        Layout {
+            prefix: None,
+            glob: None,
+            pages: outside,
+            choice: b,
+        },
+    ];
+    distinct(&out, opts).then_some(out)
+}
+
 /// The rules of a site, or why none can be drafted with confidence.
 pub(super) fn layouts<'p, 'a>(
     pages: &[&'p PageData<'a>],
@@ -132,11 +227,13 @@ pub(super) fn layouts<'p, 'a>(
                             return Ok(vec![
                                 Layout {
                                     prefix: Some(dir),
+                                    glob: None,
                                     pages: inside,
                                     choice: a,
                                 },
                                 Layout {
                                     prefix: None,
+                                    glob: None,
                                     pages: outside,
                                     choice: b,
                                 },
@@ -145,9 +242,16 @@ pub(super) fn layouts<'p, 'a>(
                     }
                 }
             }
+            // Missed pages of one path shape under several directories.
+            if missed.len() >= MIN_LAYOUT_PAGES {
+                if let Some(split) = split_missed(pages, &missed, opts) {
+                    return Ok(split);
+                }
+            }
             let all = whole.expect("checked above");
             return Ok(vec![Layout {
                 prefix: None,
+                glob: None,
                 pages: pages.to_vec(),
                 choice: all,
             }]);
@@ -171,6 +275,7 @@ pub(super) fn layouts<'p, 'a>(
                     covered += c.score.selected(opts.min_f1);
                     out.push(Layout {
                         prefix: Some(dir),
+                        glob: None,
                         pages: group,
                         choice: c,
                     });
@@ -178,13 +283,25 @@ pub(super) fn layouts<'p, 'a>(
             }
         }
     }
-    if !out.is_empty() && covered as f64 / n as f64 >= opts.min_share {
+    let by_dir = !out.is_empty() && covered as f64 / n as f64 >= opts.min_share;
+    // Path shapes where directories do not split the pages, or leave more of them out.
+    if let Some(shapes) = by_shape(pages, opts) {
+        let on = |ls: &[Layout]| -> usize {
+            ls.iter()
+                .map(|l| l.choice.score.selected(opts.min_f1))
+                .sum()
+        };
+        if !by_dir || on(&shapes) > covered {
+            return Ok(shapes);
+        }
+    }
+    if by_dir {
         return Ok(out);
     }
     Err(match whole {
         None => "no element of the pages holds the text thresher extracts".to_string(),
         Some(all) => format!(
-            "no XPath selects the text on most pages: the best, `{}`, selects it on {} of {} (a rule needs {:.0}%), and the pages' directories do not split them into layouts that each have one",
+            "no XPath selects the text on most pages: the best, `{}`, selects it on {} of {} (a rule needs {:.0}%), and neither the pages' directories nor their path shapes split them into layouts that each have one",
             all.xpaths[0].xpath,
             all.score.selected(opts.min_f1),
             n,

@@ -18,6 +18,7 @@ mod candidates;
 mod check;
 mod fields;
 mod layouts;
+mod path_shapes;
 mod remove;
 mod select;
 mod snippets;
@@ -90,6 +91,9 @@ pub struct Commented {
 pub struct DraftRule {
     pub name: String,
     pub path_prefix: Option<String>,
+    /// A glob over the whole URL path (`*`: any characters), when a path pattern rather
+    /// than a directory tells the layout apart.
+    pub path_glob: Option<String>,
     /// Comment lines over the rule (how it does as a whole).
     pub summary: Vec<String>,
     pub content: Vec<Commented>,
@@ -197,7 +201,8 @@ pub fn draft(host: &str, pages: &[SitePage], opts: &SuggestOptions) -> Result<Dr
     let mut chosen_removals = Vec::new();
     for l in &layouts {
         let taken: Vec<String> = rules.iter().map(|r| r.name.clone()).collect();
-        let name = rule_name(l.prefix.as_deref(), &taken);
+        let label = l.glob.as_deref().map(path_shapes::name);
+        let name = rule_name(label.as_deref().or(l.prefix.as_deref()), &taken);
         let n = l.pages.len();
         let plans = l.choice.plans();
         let mut content = Vec::new();
@@ -271,6 +276,7 @@ pub fn draft(host: &str, pages: &[SitePage], opts: &SuggestOptions) -> Result<Dr
         rules.push(DraftRule {
             name: name.clone(),
             path_prefix: l.prefix.clone(),
+            path_glob: l.glob.clone(),
             summary: Vec::new(),
             content,
             remove,

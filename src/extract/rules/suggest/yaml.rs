@@ -22,6 +22,9 @@ fn clip(s: &str, n: usize) -> String {
 
 fn rule(out: &mut String, r: &DraftRule) {
     let _ = writeln!(out, "  - name: {}", q(&r.name));
+    if let Some(g) = &r.path_glob {
+        let _ = writeln!(out, "    path_glob: {}", q(g));
+    }
     if let Some(p) = &r.path_prefix {
         let _ = writeln!(out, "    path_prefix: {}", q(p));
     }
