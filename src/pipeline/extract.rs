@@ -91,9 +91,11 @@ pub fn extract_page(
     }
     let decoded = decode_checked(page)?;
     let auto = config.render.answer == Answer::Auto;
+    // Words as the extractors count them (`Extracted::kept_words`: a letter of Chinese or
+    // Japanese is a word, see `dom::unspaced_word_len`), not whitespace runs: a Chinese
+    // article is one run of letters between spaces and would always look short.
     let recorded = if auto {
-        let record = extract_static(page, cascade, config)?;
-        let words = record.text.split_whitespace().count();
+        let (record, words) = extract_counted(page, cascade, config)?;
         if !render_browser::worth_rendering(words) {
             return Ok(record);
         }
@@ -118,9 +120,8 @@ pub fn extract_page(
                 content_type: Some("text/html; charset=utf-8".into()),
                 ..page.clone()
             };
-            let mut record = extract_static(&rendered_page, cascade, config)?;
+            let (mut record, rendered_words) = extract_counted(&rendered_page, cascade, config)?;
             if let Some((static_record, words)) = recorded {
-                let rendered_words = record.text.split_whitespace().count();
                 if !render_browser::rendered_wins(words, rendered_words) {
                     return Ok(static_record);
                 }
@@ -159,6 +160,16 @@ fn extract_static(
     cascade: &Cascade,
     config: &Config,
 ) -> Result<ExtractRecord, PageError> {
+    extract_counted(page, cascade, config).map(|(record, _)| record)
+}
+
+/// [`extract_static`], with the words of the page kept as its text
+/// (`Extracted::kept_words`: the title a record may start with is not counted).
+fn extract_counted(
+    page: &Page,
+    cascade: &Cascade,
+    config: &Config,
+) -> Result<(ExtractRecord, usize), PageError> {
     let render_options = config.render_options();
     let (parsed, decoded) =
         decode_and_parse_marked(page, config.max_page_bytes, render_options.markup())?;
@@ -169,6 +180,7 @@ fn extract_static(
     };
     let answer = cascade.answer(&parsed, &ctx);
     let found = answer.extracted;
+    let kept_words = usize::try_from(found.kept_words).unwrap_or(usize::MAX);
     let visible = parsed.dom.visible_words();
     let boilerplate_ratio = if visible == 0 {
         0.0
@@ -209,7 +221,7 @@ fn extract_static(
         render::OutputFormat::Html => (None, rendered),
         render::OutputFormat::Text => (None, None),
     };
-    Ok(ExtractRecord {
+    let record = ExtractRecord {
         path: page.path.clone(),
         url: page.url.clone(),
         group,
@@ -229,7 +241,8 @@ fn extract_static(
         tags_cut_at: parsed.tags_cut_at,
         attributes_dropped: (parsed.attributes_dropped > 0).then_some(parsed.attributes_dropped),
         metadata,
-    })
+    };
+    Ok((record, kept_words))
 }
 
 /// Control characters (other than whitespace) or replacement characters in more than
