@@ -304,3 +304,71 @@ fn a_browser_that_dies_costs_the_page_not_the_run() {
         assert!(r["text"].as_str().unwrap().contains("library"), "{r}");
     }
 }
+
+/// One `response` record of a WARC: `url` answered with `body` as `content_type`.
+fn warc_response(url: &str, content_type: &str, body: &str) -> String {
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+         WARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+        http.len()
+    )
+}
+
+#[test]
+fn a_warc_pages_script_is_answered_from_its_record_and_nothing_else_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let (port, hits) = counting_server();
+    // The article is built by a script the page loads from its own host, recorded as the
+    // WARC's second record; an image elsewhere is not recorded and stays refused.
+    let page = format!(
+        "<html><head><title>Built</title><script src='/static/app.js'></script></head>\
+         <body><div id=app>Loading…</div><img src='http://127.0.0.1:{port}/a.png'></body></html>"
+    );
+    let script = format!(
+        "document.addEventListener('DOMContentLoaded', () => {{ \
+         document.getElementById('app').innerHTML = '<article><h1>Recorded script</h1><p>' + \
+         'Built from the recorded script. {PROSE} '.repeat(3) + '</p></article>'; }});"
+    );
+    let warc = dir.path().join("crawl.warc");
+    std::fs::write(
+        &warc,
+        warc_response("http://example.test/story.html", "text/html", &page)
+            + &warc_response(
+                "http://example.test/static/app.js",
+                "application/javascript",
+                &script,
+            ),
+    )
+    .unwrap();
+    let records = stdout_jsonl(&run_ok(&["extract", "--render", warc.to_str().unwrap()]));
+    assert_eq!(records.len(), 1, "{records:?}");
+    let story = &records[0];
+    assert_eq!(story["url"], "http://example.test/story.html");
+    assert!(
+        story["method"].as_str().unwrap().ends_with("+render"),
+        "{story}"
+    );
+    assert!(
+        story["text"]
+            .as_str()
+            .unwrap()
+            .contains("Built from the recorded script."),
+        "{story}"
+    );
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        0,
+        "a request left for the local server"
+    );
+    // Without --render the shell has no article.
+    let plain = stdout_jsonl(&run_ok(&["extract", warc.to_str().unwrap()]));
+    assert!(!plain[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Built from the recorded script."));
+}

@@ -10,6 +10,8 @@ use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
 use crate::render;
 use crate::render_browser::{self, Answer, Fallback};
+use crate::source::warc_index::{self, WarcIndex};
+use std::sync::Arc;
 
 use super::output::round4;
 
@@ -104,7 +106,12 @@ pub fn extract_page(
         None
     };
     let pool = render_browser::Pool::shared(&config.render);
-    match pool.render(&page.url, &decoded.text) {
+    let index = page.warc_file.as_deref().map(recorded_responses);
+    let lookup = |url: &str| index.as_ref().and_then(|i| recorded_response(page, i, url));
+    let responses = index
+        .is_some()
+        .then_some(&lookup as &render_browser::RecordedLookup<'_>);
+    match pool.render(&page.url, &decoded.text, responses) {
         Ok(rendered) => {
             if let Some(dir) = &config.render.keep_dir {
                 if let Err(e) = render_browser::keep(dir, &page.path, &rendered.html) {
@@ -148,6 +155,39 @@ pub fn extract_page(
                 message,
             }),
         },
+    }
+}
+
+/// The index of the responses in the WARC file `file` (shared by the pages rendered from
+/// it; a file that cannot be scanned gets a warning and its pages' requests are refused).
+fn recorded_responses(file: &std::path::Path) -> Arc<std::io::Result<WarcIndex>> {
+    let index = warc_index::shared(file);
+    if let Err(e) = index.as_ref() {
+        tracing::warn!(
+            "{}: indexing its records for rendering: {e}",
+            file.display()
+        );
+    }
+    index
+}
+
+/// The recorded response for `url` in `index`, for a rendered `page`'s request; a record
+/// that cannot be read is refused, with a warning naming it.
+fn recorded_response(
+    page: &Page,
+    index: &std::io::Result<WarcIndex>,
+    url: &str,
+) -> Option<render_browser::Recorded> {
+    match index.as_ref().ok()?.get(url)? {
+        Ok(p) => Some(render_browser::Recorded {
+            status: p.status,
+            content_type: p.content_type,
+            body: p.body,
+        }),
+        Err(e) => {
+            tracing::warn!("{} ({}): {url} not served: {e}", page.path, page.url);
+            None
+        }
     }
 }
 
