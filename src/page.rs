@@ -22,6 +22,10 @@ pub struct Page {
     pub body: Vec<u8>,
     /// Bytes past `max_page_bytes` were dropped: `body` is the page's beginning.
     pub cut: bool,
+    /// The WARC file the page is a record of (the file on disk, which for a stream is a
+    /// temporary copy): a rendered page's requests for other records of it (scripts,
+    /// stylesheets, data, frames) are answered from them. `None` for other inputs.
+    pub warc_file: Option<std::sync::Arc<std::path::Path>>,
 }
 
 impl Page {

@@ -239,6 +239,7 @@ proptest! {
             content_type,
             body,
             cut: false,
+            warc_file: None,
         };
         let _ = no_hang(move || {
             extract_page(&page, &Cascade::local(HeuristicConfig::default()), &ThresherConfig::default())

@@ -2,7 +2,8 @@
 //! page whose article a script builds, a column placed at the side by CSS, a block hidden
 //! by a stylesheet class, a page that never finishes loading, and no request leaving the
 //! machine — in one `extract` run with every page rendered and the visual rules on (one
-//! browser), then the default (only little-text pages rendered). Then a missing browser
+//! browser), then the default (only little-text pages rendered, words counted as the
+//! extractors count them: a Chinese article is not little text). Then a missing browser
 //! (exit 2, the package named) and a browser that dies at once (the page's fallback).
 
 mod common;
@@ -16,6 +17,15 @@ use std::time::Duration;
 
 const PROSE: &str = "The committee met on Tuesday to review the budget for the coming \
     year, and its members agreed that the library should stay open on Sundays.";
+
+/// A Chinese news story: well over `LITTLE_TEXT_WORDS` words counted a letter a word, a
+/// handful counted at whitespace.
+const CHINESE_PAGE: &str = "<html><head><title>图书馆</title></head><body><article>\
+    <h1>市图书馆周日开放</h1><p>委员会周二开会审议了来年的预算，成员们一致同意图书馆应在周日\
+    继续开放，以便在工作日无法前来的居民也能借阅书籍和使用阅览室。</p><p>馆长表示，周日开放\
+    所需的额外人手将由志愿者和兼职员工共同承担，预计每年增加的开支不超过预算的百分之二。\
+    </p><p>许多家长对此表示欢迎，他们说孩子们在周末最需要一个安静的地方读书和做作业。</p>\
+    </article></body></html>";
 
 /// A local HTTP server that counts the connections it gets (it answers none).
 fn counting_server() -> (u16, Arc<AtomicUsize>) {
@@ -167,7 +177,38 @@ fn rendered_pages_scripts_layout_hiding_budget_and_no_network() {
     for name in ["sidebar.html", "hang.html", "network.html"] {
         std::fs::remove_file(pages.join(name)).unwrap();
     }
-    let auto = stdout_jsonl(&run_ok(&["extract", "--render", pages.to_str().unwrap()]));
+    // A Chinese article has no spaces between its words: counted as the extractors count
+    // it (a letter a word), it is not little text and is not rendered.
+    std::fs::write(pages.join("chinese.html"), CHINESE_PAGE).unwrap();
+    let kept = dir.path().join("kept");
+    let keep_config = dir.path().join("keep.yaml");
+    std::fs::write(
+        &keep_config,
+        format!("render:\n  keep_dir: {}\n", kept.display()),
+    )
+    .unwrap();
+    let auto = stdout_jsonl(&run_ok(&[
+        "--config",
+        keep_config.to_str().unwrap(),
+        "extract",
+        "--render",
+        pages.to_str().unwrap(),
+    ]));
+    let rendered: Vec<String> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        rendered.iter().any(|n| n.ends_with("script.html"))
+            && !rendered.iter().any(|n| n.ends_with("chinese.html")),
+        "{rendered:?}"
+    );
+    let chinese = record_ending(&auto, "chinese.html");
+    assert_eq!(chinese["method"], "heuristic");
+    assert!(
+        chinese["text"].as_str().unwrap().contains("图书馆"),
+        "{chinese}"
+    );
     assert_eq!(
         record_ending(&auto, "script.html")["method"],
         "heuristic+render"
@@ -262,4 +303,72 @@ fn a_browser_that_dies_costs_the_page_not_the_run() {
         assert_eq!(r["method"], "heuristic", "{r}");
         assert!(r["text"].as_str().unwrap().contains("library"), "{r}");
     }
+}
+
+/// One `response` record of a WARC: `url` answered with `body` as `content_type`.
+fn warc_response(url: &str, content_type: &str, body: &str) -> String {
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n\
+         WARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+        http.len()
+    )
+}
+
+#[test]
+fn a_warc_pages_script_is_answered_from_its_record_and_nothing_else_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let (port, hits) = counting_server();
+    // The article is built by a script the page loads from its own host, recorded as the
+    // WARC's second record; an image elsewhere is not recorded and stays refused.
+    let page = format!(
+        "<html><head><title>Built</title><script src='/static/app.js'></script></head>\
+         <body><div id=app>Loading…</div><img src='http://127.0.0.1:{port}/a.png'></body></html>"
+    );
+    let script = format!(
+        "document.addEventListener('DOMContentLoaded', () => {{ \
+         document.getElementById('app').innerHTML = '<article><h1>Recorded script</h1><p>' + \
+         'Built from the recorded script. {PROSE} '.repeat(3) + '</p></article>'; }});"
+    );
+    let warc = dir.path().join("crawl.warc");
+    std::fs::write(
+        &warc,
+        warc_response("http://example.test/story.html", "text/html", &page)
+            + &warc_response(
+                "http://example.test/static/app.js",
+                "application/javascript",
+                &script,
+            ),
+    )
+    .unwrap();
+    let records = stdout_jsonl(&run_ok(&["extract", "--render", warc.to_str().unwrap()]));
+    assert_eq!(records.len(), 1, "{records:?}");
+    let story = &records[0];
+    assert_eq!(story["url"], "http://example.test/story.html");
+    assert!(
+        story["method"].as_str().unwrap().ends_with("+render"),
+        "{story}"
+    );
+    assert!(
+        story["text"]
+            .as_str()
+            .unwrap()
+            .contains("Built from the recorded script."),
+        "{story}"
+    );
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        0,
+        "a request left for the local server"
+    );
+    // Without --render the shell has no article.
+    let plain = stdout_jsonl(&run_ok(&["extract", warc.to_str().unwrap()]));
+    assert!(!plain[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Built from the recorded script."));
 }

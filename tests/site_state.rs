@@ -28,6 +28,7 @@ fn fixture_pages() -> Vec<Page> {
                 content_type: None,
                 body: std::fs::read(root.join(path)).unwrap(),
                 cut: false,
+                warc_file: None,
             }
         })
         .collect()

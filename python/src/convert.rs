@@ -216,6 +216,7 @@ pub fn page(
         body: html_bytes(html)?,
         url,
         cut: false,
+        warc_file: None,
     })
 }
 

@@ -10,6 +10,8 @@ use crate::group::group_key;
 use crate::page::{ErrorKind, ExtractRecord, Page, PageError};
 use crate::render;
 use crate::render_browser::{self, Answer, Fallback};
+use crate::source::warc_index::{self, WarcIndex};
+use std::sync::Arc;
 
 use super::output::round4;
 
@@ -91,9 +93,11 @@ pub fn extract_page(
     }
     let decoded = decode_checked(page)?;
     let auto = config.render.answer == Answer::Auto;
+    // Words as the extractors count them (`Extracted::kept_words`: a letter of Chinese or
+    // Japanese is a word, see `dom::unspaced_word_len`), not whitespace runs: a Chinese
+    // article is one run of letters between spaces and would always look short.
     let recorded = if auto {
-        let record = extract_static(page, cascade, config)?;
-        let words = record.text.split_whitespace().count();
+        let (record, words) = extract_counted(page, cascade, config)?;
         if !render_browser::worth_rendering(words) {
             return Ok(record);
         }
@@ -102,7 +106,12 @@ pub fn extract_page(
         None
     };
     let pool = render_browser::Pool::shared(&config.render);
-    match pool.render(&page.url, &decoded.text) {
+    let index = page.warc_file.as_deref().map(recorded_responses);
+    let lookup = |url: &str| index.as_ref().and_then(|i| recorded_response(page, i, url));
+    let responses = index
+        .is_some()
+        .then_some(&lookup as &render_browser::RecordedLookup<'_>);
+    match pool.render(&page.url, &decoded.text, responses) {
         Ok(rendered) => {
             if let Some(dir) = &config.render.keep_dir {
                 if let Err(e) = render_browser::keep(dir, &page.path, &rendered.html) {
@@ -118,9 +127,8 @@ pub fn extract_page(
                 content_type: Some("text/html; charset=utf-8".into()),
                 ..page.clone()
             };
-            let mut record = extract_static(&rendered_page, cascade, config)?;
+            let (mut record, rendered_words) = extract_counted(&rendered_page, cascade, config)?;
             if let Some((static_record, words)) = recorded {
-                let rendered_words = record.text.split_whitespace().count();
                 if !render_browser::rendered_wins(words, rendered_words) {
                     return Ok(static_record);
                 }
@@ -150,6 +158,39 @@ pub fn extract_page(
     }
 }
 
+/// The index of the responses in the WARC file `file` (shared by the pages rendered from
+/// it; a file that cannot be scanned gets a warning and its pages' requests are refused).
+fn recorded_responses(file: &std::path::Path) -> Arc<std::io::Result<WarcIndex>> {
+    let index = warc_index::shared(file);
+    if let Err(e) = index.as_ref() {
+        tracing::warn!(
+            "{}: indexing its records for rendering: {e}",
+            file.display()
+        );
+    }
+    index
+}
+
+/// The recorded response for `url` in `index`, for a rendered `page`'s request; a record
+/// that cannot be read is refused, with a warning naming it.
+fn recorded_response(
+    page: &Page,
+    index: &std::io::Result<WarcIndex>,
+    url: &str,
+) -> Option<render_browser::Recorded> {
+    match index.as_ref().ok()?.get(url)? {
+        Ok(p) => Some(render_browser::Recorded {
+            status: p.status,
+            content_type: p.content_type,
+            body: p.body,
+        }),
+        Err(e) => {
+            tracing::warn!("{} ({}): {url} not served: {e}", page.path, page.url);
+            None
+        }
+    }
+}
+
 /// What `method` ends with when the text comes from the rendered document.
 pub const RENDER_SUFFIX: &str = "+render";
 
@@ -159,6 +200,16 @@ fn extract_static(
     cascade: &Cascade,
     config: &Config,
 ) -> Result<ExtractRecord, PageError> {
+    extract_counted(page, cascade, config).map(|(record, _)| record)
+}
+
+/// [`extract_static`], with the words of the page kept as its text
+/// (`Extracted::kept_words`: the title a record may start with is not counted).
+fn extract_counted(
+    page: &Page,
+    cascade: &Cascade,
+    config: &Config,
+) -> Result<(ExtractRecord, usize), PageError> {
     let render_options = config.render_options();
     let (parsed, decoded) =
         decode_and_parse_marked(page, config.max_page_bytes, render_options.markup())?;
@@ -169,6 +220,7 @@ fn extract_static(
     };
     let answer = cascade.answer(&parsed, &ctx);
     let found = answer.extracted;
+    let kept_words = usize::try_from(found.kept_words).unwrap_or(usize::MAX);
     let visible = parsed.dom.visible_words();
     let boilerplate_ratio = if visible == 0 {
         0.0
@@ -209,7 +261,7 @@ fn extract_static(
         render::OutputFormat::Html => (None, rendered),
         render::OutputFormat::Text => (None, None),
     };
-    Ok(ExtractRecord {
+    let record = ExtractRecord {
         path: page.path.clone(),
         url: page.url.clone(),
         group,
@@ -229,7 +281,8 @@ fn extract_static(
         tags_cut_at: parsed.tags_cut_at,
         attributes_dropped: (parsed.attributes_dropped > 0).then_some(parsed.attributes_dropped),
         metadata,
-    })
+    };
+    Ok((record, kept_words))
 }
 
 /// Control characters (other than whitespace) or replacement characters in more than

@@ -24,7 +24,7 @@ pub use settings::{
     Answer, Fallback, Network, RenderConfig, LITTLE_TEXT_WORDS, RENDERED_GAIN, RENDERED_MIN_MORE,
     VIEWPORT_HEIGHT, VIEWPORT_WIDTH,
 };
-pub use tab::Rendered;
+pub use tab::{Recorded, RecordedLookup, Rendered};
 
 use cdp::{Browser, CdpError};
 use tab::{PageRequest, Tab};
@@ -95,8 +95,14 @@ impl Pool {
         POOL.get_or_init(|| Pool::new(config.clone()))
     }
 
-    /// Render the page at `url` whose recorded text is `html`.
-    pub fn render(&self, url: &str, html: &str) -> Result<Rendered, String> {
+    /// Render the page at `url` whose recorded text is `html`; its requests for addresses
+    /// `recorded` knows are answered with those responses.
+    pub fn render(
+        &self,
+        url: &str,
+        html: &str,
+        recorded: Option<&RecordedLookup<'_>>,
+    ) -> Result<Rendered, String> {
         let url = page_address(url);
         let browser = self
             .browser()
@@ -105,7 +111,11 @@ impl Pool {
             .tab(&browser)
             .map_err(|e| format!("opening a tab: {e}"))?;
         let budget = Duration::from_millis(self.config.timeout_ms);
-        let request = PageRequest { url: &url, html };
+        let request = PageRequest {
+            url: &url,
+            html,
+            recorded,
+        };
         match tab.render(&request, self.config.network, budget) {
             Ok(r) if r.loaded => {
                 lock(&self.idle).push(tab);

@@ -57,8 +57,8 @@ pub enum Answer {
     Rendered,
 }
 
-/// `answer: auto`: a recorded page's answer shorter than this (words, split at
-/// whitespace) is a shell worth rendering. A few sentences; WCXB dev's script-built pages
+/// `answer: auto`: a recorded page's answer shorter than this (words as the extractors
+/// count them: runs of letters and digits, and a letter of Chinese or Japanese a word) is a shell worth rendering. A few sentences; WCXB dev's script-built pages
 /// have 0–25. Hand-set, not swept.
 pub const LITTLE_TEXT_WORDS: usize = 50;
 /// `answer: auto`: the rendered answer replaces the recorded one when it has at least

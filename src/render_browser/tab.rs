@@ -1,6 +1,6 @@
 //! One tab of the browser and the rendering of one page in it: every request the page
 //! makes is paused (the Fetch domain) and answered here — the page's own address with its
-//! recorded bytes, requests to its own origin passed on when the network is allowed, all
+//! recorded bytes, other recorded responses (a WARC's records) with theirs, requests to its own origin passed on when the network is allowed, all
 //! else refused — then, after the load event or the time budget, `stamp.js` stamps each
 //! element with its box and returns the serialized document.
 
@@ -36,12 +36,26 @@ pub struct Tab {
     rx: Receiver<Value>,
 }
 
+/// A recorded response a request is answered with (a WARC's other records).
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub body: Vec<u8>,
+}
+
+/// The recorded response for a request's address (fragment removed), if any.
+pub type RecordedLookup<'a> = dyn Fn(&str) -> Option<Recorded> + Sync + 'a;
+
 /// The page's address as the browser sees it and what is answered for it.
 pub struct PageRequest<'a> {
     /// An `http(s)` address (fragment removed).
     pub url: &'a str,
     /// The page's text (served as UTF-8).
     pub html: &'a str,
+    /// Other recorded responses (scripts, stylesheets, data, frames) its requests are
+    /// answered with before the network rule applies.
+    pub recorded: Option<&'a RecordedLookup<'a>>,
 }
 
 impl Tab {
@@ -256,6 +270,22 @@ impl LoadState<'_> {
                        "responseHeaders": [{"name": "Content-Type",
                                             "value": "text/html; charset=utf-8"}],
                        "body": body}),
+            );
+        }
+        if let Some(found) = self
+            .page
+            .recorded
+            .and_then(|find| find(without_fragment(url)))
+        {
+            let mut headers = Vec::new();
+            if let Some(ct) = &found.content_type {
+                headers.push(json!({"name": "Content-Type", "value": ct}));
+            }
+            let body = base64::engine::general_purpose::STANDARD.encode(&found.body);
+            return (
+                "Fetch.fulfillRequest",
+                json!({"requestId": id, "responseCode": found.status,
+                       "responseHeaders": headers, "body": body}),
             );
         }
         if self.network == Network::SameOrigin

@@ -14,6 +14,7 @@ pub mod revisit;
 pub mod sniff;
 pub mod stream_input;
 pub mod warc;
+pub mod warc_index;
 pub mod warc_records;
 
 use std::io::Read;
@@ -108,6 +109,7 @@ impl PageJob {
                     content_type: input.content_type,
                     body,
                     cut,
+                    warc_file: None,
                 })
             }
         }

@@ -117,6 +117,7 @@ pub fn row_page(
         content_type,
         body,
         cut,
+        warc_file: None,
     })
 }
 

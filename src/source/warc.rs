@@ -9,6 +9,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::warc_records::{self, RawRecord};
 use super::PageJob;
@@ -22,6 +23,8 @@ const HTTP_HEAD_ROOM: usize = 64 << 10;
 /// non-2xx responses, non-HTML payloads) are skipped and counted in [`WarcPages::skipped`].
 pub struct WarcPages {
     path: PathBuf,
+    /// The file read (a stream's temporary copy may be named differently from `path`).
+    file: Arc<Path>,
     records: warc_records::Scanner,
     index: usize,
     max_page_bytes: usize,
@@ -50,6 +53,7 @@ impl WarcPages {
             })?;
         Ok(WarcPages {
             path: path.to_owned(),
+            file: Arc::from(file),
             records,
             index: 0,
             max_page_bytes,
@@ -136,7 +140,10 @@ impl Iterator for WarcPages {
                 self.index,
                 self.max_page_bytes,
             ) {
-                Ok(Some(page)) => return Some(PageJob::Loaded(page)),
+                Ok(Some(mut page)) => {
+                    page.warc_file = Some(Arc::clone(&self.file));
+                    return Some(PageJob::Loaded(page));
+                }
                 Ok(None) => {}
                 // A revisit whose earlier response cannot be read is a lost page: an error.
                 Err(reason) if reason.starts_with(super::revisit::UNRESOLVED) => {
@@ -183,18 +190,11 @@ fn page_from_record(
     };
     let (content_type, body) = match kind {
         PageRecord::Response | PageRecord::Revisit => {
-            let http = parse_http_response(block).ok_or("not an HTTP response")?;
-            if !(200..300).contains(&http.status) {
-                return Err(format!("HTTP status {}", http.status));
+            let (status, content_type, body) = http_payload(block, max)?;
+            if !(200..300).contains(&status) {
+                return Err(format!("HTTP status {status}"));
             }
-            let mut body = http.body.to_vec();
-            if http.chunked {
-                body = dechunk(&body).unwrap_or(body);
-            }
-            if let Some(enc) = &http.content_encoding {
-                body = decode_content_encoding(enc, &body, max)?;
-            }
-            (http.content_type, body)
+            (content_type, body)
         }
         PageRecord::Resource => (
             record.header("Content-Type").map(str::to_string),
@@ -219,7 +219,22 @@ fn page_from_record(
         content_type,
         body,
         cut,
+        warc_file: None,
     }))
+}
+
+/// The HTTP response in a `response` record's block: its status, `Content-Type` and
+/// body (chunks joined, content encoding undone, at most about `max` bytes decoded).
+pub fn http_payload(block: &[u8], max: usize) -> Result<(u16, Option<String>, Vec<u8>), String> {
+    let http = parse_http_response(block).ok_or("not an HTTP response")?;
+    let mut body = http.body.to_vec();
+    if http.chunked {
+        body = dechunk(&body).unwrap_or(body);
+    }
+    if let Some(enc) = &http.content_encoding {
+        body = decode_content_encoding(enc, &body, max)?;
+    }
+    Ok((http.status, http.content_type, body))
 }
 
 /// HTML and its usual mislabels; anything else (PDF, images, JSON) is not a page.

@@ -36,8 +36,9 @@
 //!    whatever their class; "related" / "latest" lists beside an article are marked too.
 //! 7. **Listing page** (`page_type.rs`): a page with no article of its own (no
 //!    headline followed by text, no story beside lists), only link-led items.
-//! 8. **Values and sums** (`scoring.rs`): each block's value in context, summed
-//!    bottom-up; no content block anywhere → an empty answer with its reason.
+//! 8. **Values and sums** (`scoring.rs`): each block's value in context (on a rendered
+//!    page, plus what its boxes add: `visual_column.rs`), summed bottom-up; no content
+//!    block anywhere → an empty answer with its reason.
 //! 9. **Container** (`selection.rs`): the largest sum, narrowed to a declared
 //!    `<article>`/`<main>`, widened to a whole repeated structure.
 //! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
@@ -84,6 +85,7 @@ mod teasers;
 mod threads;
 mod tree;
 mod visual;
+mod visual_column;
 
 #[cfg(test)]
 mod tests;
@@ -229,13 +231,16 @@ fn extract_pass(
     };
     let rails_of = article.or(story.filter(|_| config.story_is_article));
     let rails = teasers::drop_teasers(&pass, &st, rails_of, &mut marked);
-    // 7-8: listing page, values and sums.
+    // 7-8: listing page, values (on a rendered page, with what its boxes add:
+    // `visual_column.rs`) and sums.
+    let layout = visual_column::layout(&pass, &good, total_good);
     let values = BlockValues {
         pass: &pass,
         marked: &marked,
         st: &st,
         rails: &rails,
         listing: page_type::listing_page(&pass, &marked, &st, article.or(story).is_some()),
+        layout: &layout,
     };
     let Some(sum) = values.element_sums() else {
         return (

@@ -9,6 +9,7 @@ use super::news_lists;
 use super::settings::{LISTING_LINK_WEIGHT, TRACE_TEXT_CHARS};
 use super::structures::Structures;
 use super::tree::sum_up;
+use super::visual_column::Layout;
 use super::Pass;
 use crate::extract::dom::{Block, ElemId, NO_ELEM};
 
@@ -36,11 +37,24 @@ pub(super) struct BlockValues<'a> {
     pub(super) rails: &'a [bool],
     /// The page has no article of its own ([`super::page_type::listing_page`]).
     pub(super) listing: bool,
+    /// What a rendered page's boxes add ([`super::visual_column`]).
+    pub(super) layout: &'a Layout,
 }
 
 impl BlockValues<'_> {
-    /// The value of block `i` (`b`) in this pass.
+    /// The value of block `i` (`b`) in this pass: [`BlockValues::text_value`] plus what
+    /// the page's boxes add.
     pub(super) fn value(&self, i: usize, b: &Block) -> f64 {
+        let v = self.text_value(i, b);
+        if self.layout.is_empty() {
+            v
+        } else {
+            v + self.layout.added(self.pass.page, i, b, self.listing)
+        }
+    }
+
+    /// The value of block `i` (`b`) from its text, marks and structures.
+    fn text_value(&self, i: usize, b: &Block) -> f64 {
         let (marked, item_group, groups) = (self.marked, &self.st.item_group, &self.st.groups);
         let boiler = marked[b.elem as usize] != NO_ELEM || self.pass.is_template(i);
         if !boiler && self.rails[b.elem as usize] {

@@ -106,6 +106,13 @@ pub struct HeuristicConfig {
     /// stylesheet, `visibility: hidden`, `opacity: 0`, clipped or off the page) are
     /// boilerplate (`visual.rs`). No effect on pages not rendered.
     pub visual_hidden: bool,
+    /// On a rendered page, blocks beside or below the main column found by width and
+    /// position above the fold count less (`visual_column.rs`). No effect on pages not
+    /// rendered.
+    pub visual_column: bool,
+    /// On a rendered page, the block above the fold in the largest font counts more as
+    /// the headline (`visual_column.rs`). No effect on pages not rendered.
+    pub visual_headline: bool,
     /// Siblings with one tag and class, at least this many, form a repeated structure
     /// (list items, product cards, forum posts).
     pub min_list_items: u32,
@@ -232,6 +239,10 @@ impl Default for HeuristicConfig {
             // recall 0.899 → 0.864): offline, the scripts that reveal tabs, accordions and
             // fade-in sections never load, so text the gold holds stays hidden.
             visual_hidden: false,
+            // Off: measured on the offline renderings of the dev corpora, docs/render.md.
+            visual_column: false,
+            // Off: measured on the offline renderings of the dev corpora, docs/render.md.
+            visual_headline: false,
             // Hand-set, not swept.
             min_list_items: 3,
             // Hand-set, not swept.
@@ -542,3 +553,20 @@ pub(super) const RAIL_ROW_MIN_WIDTH: f32 = 0.6;
 /// …and it holds less than this share of the page's content evidence (a page whose text
 /// is in a narrow column keeps it). Hand-set, not swept.
 pub(super) const RAIL_MAX_EVIDENCE_SHARE: f64 = 0.5;
+
+/// The fold of a rendered page (`visual_column.rs`): the browser's viewport height
+/// (`render_browser::VIEWPORT_HEIGHT`), CSS pixels.
+pub(super) const FOLD_PX: f32 = 768.0;
+/// The main column is at least this share of the page wide: a 1,200 px layout's article
+/// column is 0.5–0.65 of the 1,366 px viewport, a sidebar 0.2–0.25. Hand-set, not swept.
+pub(super) const COLUMN_MIN_WIDTH: f32 = 0.35;
+/// …and holds at least this share of the page's content evidence. Hand-set, not swept.
+pub(super) const COLUMN_MIN_EVIDENCE: f64 = 0.5;
+/// A block wholly beside or below the main column counts this many times its words less
+/// (about what its text counted for). Hand-set, not swept.
+pub(super) const COLUMN_OUTSIDE_WEIGHT: f64 = 1.0;
+/// The headline's font is at least this many times the page's usual (median) font:
+/// headlines are set at 1.6–3 × the body text. Hand-set, not swept.
+pub(super) const HEADLINE_MIN_FONT_RATIO: f32 = 1.5;
+/// The headline counts this many times its words more. Hand-set, not swept.
+pub(super) const HEADLINE_WEIGHT: f64 = 1.0;
