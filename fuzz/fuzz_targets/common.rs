@@ -33,6 +33,7 @@ pub fn extract_page_bytes(data: &[u8]) {
         content_type: None,
         body: data.to_vec(),
         cut: false,
+        warc_file: None,
     };
     let _ = extract_page(
         &page,
