@@ -269,3 +269,44 @@ fn layouts_told_apart_by_a_path_pattern_get_path_glob() {
     }
     assert_eq!(rules_used.len(), 2, "{rules_used:?}");
 }
+
+#[test]
+fn a_lead_outside_the_bodys_element_gets_its_own_content_xpath() {
+    // The stories set their lead between the headline and the body, apart from the body
+    // by a box of other stories: the cascade writes the lead, so the draft names it too,
+    // before the body, and the rule's text has it.
+    let site = root().join("fixtures/suggest-lead");
+    let manifest = site.join("manifest.jsonl").display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lead.example.yaml");
+    let out = run(&[
+        "rules",
+        "suggest",
+        "--manifest",
+        &manifest,
+        "-o",
+        &file.display().to_string(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let yaml = std::fs::read_to_string(&file).unwrap();
+    let lead = yaml.find("//div[@class='standfirst']").expect(&yaml);
+    let body = yaml.find("//div[@class='story-text']").expect(&yaml);
+    assert!(lead < body, "{yaml}");
+    let rules = dir.path().display().to_string();
+    let extracted = run(&["extract", "--rules", &rules, "--manifest", &manifest]);
+    let stdout = String::from_utf8_lossy(&extracted.stdout);
+    let first = stdout.lines().next().expect("a record");
+    let record: serde_json::Value = serde_json::from_str(first).unwrap();
+    assert!(
+        record["method"].as_str().unwrap().starts_with("rule"),
+        "{record}"
+    );
+    let text = record["text"].as_str().unwrap();
+    assert!(text.starts_with("The old ferry was lifted"), "{text}");
+    assert!(!text.contains("Other story"), "{text}");
+}

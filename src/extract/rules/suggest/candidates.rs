@@ -28,6 +28,10 @@ const ABSOLUTE_PATH_COST: u32 = 6;
 /// whose story has one more box above the text (daniel-dev's telegraph.co.uk: word F1
 /// 0.08 on the held-back pages against 0.93 for the cross-page answer).
 const POSITION_MARGIN: f64 = 0.05;
+/// Pieces of the answer outside its best element taken as starting points.
+const OUTSIDE_ELEMENTS: usize = 2;
+/// Share of such a piece's visible characters that must be the answer's.
+const OUTSIDE_PRECISION: f64 = 0.8;
 /// Elements whose text is never a page's content (a menu's options are not an article).
 const NOT_CONTENT: &[&str] = &[
     "select", "option", "optgroup", "button", "input", "textarea", "script", "style", "form",
@@ -145,8 +149,47 @@ fn starting_points(page: &PageData) -> Vec<u32> {
             }
         }
     }
+    if let Some(&(_, best)) = scored.first() {
+        out.extend(outside_pieces(page, best));
+    }
     out.sort_unstable();
     out.dedup();
+    out
+}
+
+/// The pieces of the answer outside the best element: the largest elements neither
+/// inside nor around `best` whose visible text is mostly the answer's (at least
+/// [`OUTSIDE_PRECISION`] of it), at most [`OUTSIDE_ELEMENTS`], none inside another. A
+/// story's lead or deck and the caption of its photo sit above the body's element; the
+/// cascade writes them, and a rule of the body's element alone loses them (daniel-dev's
+/// zdrowie.gazeta.pl and latimes.com). They become content XPaths only when they raise
+/// the drafting pages' F1 (`layouts::choose`).
+fn outside_pieces(page: &PageData, best: u32) -> Vec<u32> {
+    let arena = &page.arena;
+    let end = |i: u32| arena.nodes[i as usize].end;
+    let related = |i: u32| (i <= best && best < end(i)) || (best <= i && i < end(best));
+    let mut pieces: Vec<(u64, u32)> = (1..arena.len() as u32)
+        .filter(|&i| arena.name(i).is_some() && !arena.is_whole_document(i) && !related(i))
+        .filter(|&i| !NOT_CONTENT.contains(&tag(arena, i).as_str()))
+        .filter_map(|i| {
+            let a = page.map.answer(arena, i);
+            let v = page.map.visible(arena, i);
+            (a > 0 && a as f64 >= OUTSIDE_PRECISION * v as f64).then_some((a, i))
+        })
+        .collect();
+    pieces.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    let mut out: Vec<u32> = Vec::new();
+    for (_, i) in pieces {
+        if out.len() == OUTSIDE_ELEMENTS {
+            break;
+        }
+        if !out
+            .iter()
+            .any(|&o| (o <= i && i < end(o)) || (i <= o && o < end(i)))
+        {
+            out.push(i);
+        }
+    }
     out
 }
 
