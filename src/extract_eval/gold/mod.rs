@@ -141,6 +141,24 @@ pub(super) fn read_json(path: &Path) -> Result<serde_json::Value> {
     })
 }
 
+/// A JSON file holding one object, its entries in key order; `shape` says what the object
+/// should hold (for the error when the file holds something else).
+pub(super) fn read_json_object(
+    path: &Path,
+    shape: &str,
+) -> Result<Vec<(String, serde_json::Value)>> {
+    let serde_json::Value::Object(map) = read_json(path)? else {
+        return Err(Error::BadLine {
+            path: path.to_path_buf(),
+            line: 1,
+            message: format!("expected an object {shape}"),
+        });
+    };
+    let mut entries: Vec<(String, serde_json::Value)> = map.into_iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(entries)
+}
+
 /// The files of `dir` whose names end with `suffix`, sorted by name (as Python's
 /// `sorted(Path(dir).glob(...))`).
 pub(super) fn files_ending(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>> {

@@ -6,22 +6,13 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{read_json, strings, GoldPage, Truth};
+use super::{read_json_object, strings, GoldPage, Truth};
 use crate::error::{Error, Result};
 
 pub(super) fn read(path: &Path) -> Result<Vec<GoldPage>> {
-    let Value::Object(map) = read_json(path)? else {
-        return Err(Error::BadLine {
-            path: path.to_path_buf(),
-            line: 1,
-            message: "expected an object {url: {file, with, without}}".into(),
-        });
-    };
-    let mut urls: Vec<&String> = map.keys().collect();
-    urls.sort();
-    urls.into_iter()
-        .map(|url| {
-            let item = &map[url];
+    read_json_object(path, "{url: {file, with, without}}")?
+        .into_iter()
+        .map(|(url, item)| {
             let file = item
                 .get("file")
                 .and_then(Value::as_str)
@@ -34,7 +25,7 @@ pub(super) fn read(path: &Path) -> Result<Vec<GoldPage>> {
             Ok(GoldPage {
                 id: url.clone(),
                 keys: vec![url.clone(), name],
-                url: Some(url.clone()),
+                url: Some(url),
                 page_type: None,
                 language: None,
                 truth: Truth::Snippets {

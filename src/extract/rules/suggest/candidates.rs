@@ -122,6 +122,7 @@ fn starting_points(page: &PageData) -> Vec<u32> {
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut out: Vec<u32> = scored.iter().take(TOP_ELEMENTS).map(|s| s.1).collect();
     if let Some(&(best_f1, best)) = scored.first() {
+        out.extend(outside_pieces(page, best));
         for a in ancestors(arena, best) {
             if arena.is_whole_document(a) {
                 break;
@@ -149,9 +150,6 @@ fn starting_points(page: &PageData) -> Vec<u32> {
             }
         }
     }
-    if let Some(&(_, best)) = scored.first() {
-        out.extend(outside_pieces(page, best));
-    }
     out.sort_unstable();
     out.dedup();
     out
@@ -166,10 +164,14 @@ fn starting_points(page: &PageData) -> Vec<u32> {
 /// the drafting pages' F1 (`layouts::choose`).
 fn outside_pieces(page: &PageData, best: u32) -> Vec<u32> {
     let arena = &page.arena;
-    let end = |i: u32| arena.nodes[i as usize].end;
-    let related = |i: u32| (i <= best && best < end(i)) || (best <= i && i < end(best));
+    // One element inside the other (either way round).
+    let nested = |a: u32, b: u32| {
+        let within =
+            |outer: u32, inner: u32| outer <= inner && inner < arena.nodes[outer as usize].end;
+        within(a, b) || within(b, a)
+    };
     let mut pieces: Vec<(u64, u32)> = (1..arena.len() as u32)
-        .filter(|&i| arena.name(i).is_some() && !arena.is_whole_document(i) && !related(i))
+        .filter(|&i| arena.name(i).is_some() && !arena.is_whole_document(i) && !nested(i, best))
         .filter(|&i| !NOT_CONTENT.contains(&tag(arena, i).as_str()))
         .filter_map(|i| {
             let a = page.map.answer(arena, i);
@@ -183,10 +185,7 @@ fn outside_pieces(page: &PageData, best: u32) -> Vec<u32> {
         if out.len() == OUTSIDE_ELEMENTS {
             break;
         }
-        if !out
-            .iter()
-            .any(|&o| (o <= i && i < end(o)) || (i <= o && o < end(i)))
-        {
+        if !out.iter().any(|&o| nested(o, i)) {
             out.push(i);
         }
     }
