@@ -394,6 +394,11 @@ fn fails(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// `eval extract --gold GOLD PRED`, which must fail (exit 2): its stderr.
+fn gold_fails(gold: &str, pred: &str) -> String {
+    fails(&["eval", "extract", "--gold", gold, pred])
+}
+
 #[test]
 fn bad_gold_and_records_name_file_and_line() {
     let tmp = tempfile::tempdir().unwrap();
@@ -402,13 +407,7 @@ fn bad_gold_and_records_name_file_and_line() {
     let p = pred.to_str().unwrap();
 
     let missing = tmp.path().join("no-such-folder");
-    let err = fails(&[
-        "eval",
-        "extract",
-        "--gold",
-        &format!("wcxb:{}", missing.display()),
-        p,
-    ]);
+    let err = gold_fails(&format!("wcxb:{}", missing.display()), p);
     assert!(err.contains("no-such-folder"), "{err}");
 
     let gold = tmp.path().join("gt");
@@ -418,38 +417,20 @@ fn bad_gold_and_records_name_file_and_line() {
         "{\n  \"ground_truth\": {\n    \"main_content\": oops\n}}",
     )
     .unwrap();
-    let err = fails(&[
-        "eval",
-        "extract",
-        "--gold",
-        &format!("wcxb:{}", gold.display()),
-        p,
-    ]);
+    let err = gold_fails(&format!("wcxb:{}", gold.display()), p);
     assert!(err.contains("0001.json:3:"), "{err}");
 
     let sh = tmp.path().join("gt.json");
     std::fs::write(&sh, "{\"a\": {\"articleBody\": \"x\"},\n\"b\": }").unwrap();
-    let err = fails(&[
-        "eval",
-        "extract",
-        "--gold",
-        &format!("scrapinghub:{}", sh.display()),
-        p,
-    ]);
+    let err = gold_fails(&format!("scrapinghub:{}", sh.display()), p);
     assert!(err.contains("gt.json:2:"), "{err}");
 
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let err = fails(&[
-        "eval",
-        "extract",
-        "--gold",
-        &format!("text:{}", empty.display()),
-        p,
-    ]);
+    let err = gold_fails(&format!("text:{}", empty.display()), p);
     assert!(err.contains("no gold pages"), "{err}");
 
-    let err = fails(&["eval", "extract", "--gold", "html:x", p]);
+    let err = gold_fails("html:x", p);
     assert!(err.contains("unknown kind"), "{err}");
 
     std::fs::write(
@@ -462,13 +443,7 @@ fn bad_gold_and_records_name_file_and_line() {
         "{\"path\": \"0001.html\", \"text\": \"words\"}\n{\"text\": \"x\"}\n",
     )
     .unwrap();
-    let err = fails(&[
-        "eval",
-        "extract",
-        "--gold",
-        &format!("wcxb:{}", gold.display()),
-        p,
-    ]);
+    let err = gold_fails(&format!("wcxb:{}", gold.display()), p);
     assert!(err.contains("pred.jsonl:2:"), "{err}");
 }
 

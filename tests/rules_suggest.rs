@@ -33,6 +33,29 @@ fn suggest_into(dir: &Path, extra: &[&str]) -> (std::process::Output, PathBuf) {
     (run(&args), file)
 }
 
+/// Suggest from `fixtures/<fixture>/manifest.jsonl` into `dir/<file>`, which must
+/// succeed: the manifest's path and the drafted file's text.
+fn drafted(fixture: &str, dir: &Path, file: &str) -> (String, String) {
+    let manifest = root()
+        .join("fixtures")
+        .join(fixture)
+        .join("manifest.jsonl")
+        .display()
+        .to_string();
+    let file = dir.join(file);
+    let out = run(&[
+        "rules",
+        "suggest",
+        "--manifest",
+        &manifest,
+        "-o",
+        &file.display().to_string(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    (manifest, std::fs::read_to_string(&file).unwrap())
+}
+
 #[test]
 fn the_draft_passes_check_and_test_as_written() {
     let dir = tempfile::tempdir().unwrap();
@@ -218,20 +241,7 @@ fn a_reviewed_file_is_not_overwritten_without_force() {
 #[test]
 fn layouts_told_apart_by_a_path_pattern_get_path_glob() {
     let dir = tempfile::tempdir().unwrap();
-    let site = root().join("fixtures/suggest-glob");
-    let manifest = site.join("manifest.jsonl").display().to_string();
-    let file = dir.path().join("glob.example.yaml");
-    let out = run(&[
-        "rules",
-        "suggest",
-        "--manifest",
-        &manifest,
-        "-o",
-        &file.display().to_string(),
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let yaml = std::fs::read_to_string(&file).unwrap();
+    let (manifest, yaml) = drafted("suggest-glob", dir.path(), "glob.example.yaml");
     assert_eq!(yaml.matches("  - name: ").count(), 2, "{yaml}");
     assert!(yaml.contains("path_glob: \"/topics/*/\""), "{yaml}");
     assert!(yaml.contains("path_glob: \"/*/*/*.html\""), "{yaml}");
@@ -275,25 +285,8 @@ fn a_lead_outside_the_bodys_element_gets_its_own_content_xpath() {
     // The stories set their lead between the headline and the body, apart from the body
     // by a box of other stories: the cascade writes the lead, so the draft names it too,
     // before the body, and the rule's text has it.
-    let site = root().join("fixtures/suggest-lead");
-    let manifest = site.join("manifest.jsonl").display().to_string();
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("lead.example.yaml");
-    let out = run(&[
-        "rules",
-        "suggest",
-        "--manifest",
-        &manifest,
-        "-o",
-        &file.display().to_string(),
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let yaml = std::fs::read_to_string(&file).unwrap();
+    let (manifest, yaml) = drafted("suggest-lead", dir.path(), "lead.example.yaml");
     let lead = yaml.find("//div[@class='standfirst']").expect(&yaml);
     let body = yaml.find("//div[@class='story-text']").expect(&yaml);
     assert!(lead < body, "{yaml}");
