@@ -34,21 +34,23 @@ pub(super) struct Headed {
 /// (that element itself at the root). Only the first such line counts: the title recurs lower
 /// in menus, breadcrumbs and "more" lists, where its neighbours say nothing; a line in a
 /// marked element or a link (not a heading) is passed over when another line says the
-/// title (the story's own entry in a menu or news column listed above the article).
+/// title (the story's own entry in a menu or news column listed above the article). The
+/// one exception is a later `<h1>` saying the title when the first line heads nothing
+/// ([`later_h1_saying_title`]).
 pub(super) fn headline_followed_by_text(
     pass: &Pass,
     marked: &[ElemId],
     st: &Structures,
 ) -> Option<Headed> {
-    let first = headline_block(pass, marked)?;
+    let line = headline_block(pass, marked)?;
     let followed = |h: usize| {
         let text = text_under(pass, marked, st, h);
         let evidence: f64 = text.iter().map(|&(_, v)| v).sum();
         tracing::debug!("headline block {h} followed by evidence {evidence:.0}");
         (evidence >= pass.config.min_content_words as f64).then_some((h, text))
     };
-    let (h, text) = followed(first).or_else(|| {
-        let h1 = later_h1_saying_title(pass, marked, first)?;
+    let (h, text) = followed(line).or_else(|| {
+        let h1 = later_h1_saying_title(pass, marked, line)?;
         followed(h1)
     })?;
     let first = pass.page.blocks[text[0].0].elem;
@@ -495,6 +497,7 @@ mod tests {
         let a = match_tokens("a b b c");
         assert_eq!(overlap(&a, &match_tokens("b c c d")), 2);
     }
+
     #[test]
     fn a_later_h1_heads_the_story_when_a_slider_says_the_title_first() {
         use super::super::{extract, tests::ARTICLE, tests::HEADLINE};
