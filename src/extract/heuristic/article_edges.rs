@@ -400,7 +400,7 @@ fn common_ancestor(page: &PageDom, mut a: ElemId, b: ElemId) -> ElemId {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{run, ARTICLE};
+    use super::super::tests::{run, run_without, ARTICLE};
     use super::super::{extract, HeuristicConfig};
     use crate::extract::dom::parse;
 
@@ -470,9 +470,7 @@ mod tests {
         ))
         .replace("<div class=text>", "")
         .replace("</div></td>", "</td>");
-        let mut config = HeuristicConfig::default();
-        config.cut_news_lists = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.cut_news_lists = false);
         assert!(
             without.contains("copyright"),
             "the cell leaks without cut_news_lists: {without}"
@@ -511,9 +509,7 @@ mod tests {
     #[test]
     fn a_comment_heading_ends_the_article() {
         let html = with_comments("Post a comment:");
-        let mut config = HeuristicConfig::default();
-        config.cut_at_comment_heading = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.cut_at_comment_heading = false);
         assert!(
             without.contains("from my window"),
             "the posts leak without the cut: {without}"
@@ -538,9 +534,7 @@ mod tests {
             "</div></td>",
             &format!("<b>Post a comment:</b></td></tr><tr><td>{posts}</td>"),
         );
-        let mut config = HeuristicConfig::default();
-        config.cut_over_readers_posts = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.cut_over_readers_posts = false);
         assert!(
             without.contains("Post 4."),
             "the posts leak without the cut: {without}"
@@ -651,9 +645,7 @@ mod tests {
     #[test]
     fn a_legal_notice_ends_the_article() {
         let html = page("").replace("</div></td>", &format!("</div>{IMPRINT}</td>"));
-        let mut config = HeuristicConfig::default();
-        config.cut_at_legal_notice = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.cut_at_legal_notice = false);
         assert!(
             without.contains("Dock Street"),
             "the imprint leaks without the cut: {without}"
@@ -697,9 +689,7 @@ mod tests {
         )
         .replace("<div class=text>", "")
         .replace("</div></td>", "</td>");
-        let mut config = HeuristicConfig::default();
-        config.cut_at_legal_notice = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.cut_at_legal_notice = false);
         assert!(
             without.contains("Back issues"),
             "the box leaks without the cut: {without}"
@@ -764,9 +754,7 @@ mod tests {
     fn linked_teasers_above_the_headline_are_not_the_article() {
         let more = format!("<p>{ARTICLE} Fourth.</p><p>{ARTICLE} Fifth.</p><p>Source:");
         let html = teasers_above(&page("").replace("<p>Source:", &more));
-        let mut config = HeuristicConfig::default();
-        config.start_at_headline = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.start_at_headline = false);
         assert!(
             without.contains("season 3"),
             "the teasers leak without start_at_headline: {without}"

@@ -235,10 +235,8 @@ pub(super) fn without_interface_lines<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{page_ending_with as page, run};
-    use super::super::{extract, HeuristicConfig};
+    use super::super::tests::{page_ending_with as page, run, run_without};
     use super::{is_credit_line, is_interface_line};
-    use crate::extract::dom::parse;
 
     #[test]
     fn every_ad_label_is_short_enough_to_match() {
@@ -307,9 +305,7 @@ mod tests {
     #[test]
     fn ad_labels_and_text_size_controls_are_dropped() {
         let html = page("<p>REKLAMA</p><p>字号:T|T</p><p>Third part of the story.</p>");
-        let mut config = HeuristicConfig::default();
-        config.drop_interface_lines = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.drop_interface_lines = false);
         assert!(without.contains("REKLAMA"), "{without}");
         let out = run(&html);
         assert!(
@@ -378,9 +374,7 @@ mod tests {
     #[test]
     fn photo_credits_are_dropped() {
         let html = page("<p>Fot. Harbour Office</p><p>Third part of the story.</p>");
-        let mut config = HeuristicConfig::default();
-        config.drop_credit_lines = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.drop_credit_lines = false);
         assert!(without.contains("Harbour Office"), "{without}");
         let out = run(&html);
         assert!(

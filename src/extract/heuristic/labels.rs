@@ -397,10 +397,8 @@ pub(super) fn without_written_labels<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{page_ending_with as page, run};
-    use super::super::{extract, HeuristicConfig};
+    use super::super::tests::{page_ending_with as page, run, run_without};
     use super::is_closing_label;
-    use crate::extract::dom::parse;
 
     #[test]
     fn every_closing_label_is_short_enough_to_match() {
@@ -416,9 +414,7 @@ mod tests {
             "<p>Source: the harbour office.</p><b>Topics:</b><br>\
              <div><a href=/a>Ferry</a> <a href=/b>Cranes</a> <a href=/c>Harbour</a></div><p>Tags:</p>",
         );
-        let mut config = HeuristicConfig::default();
-        config.drop_dangling_labels = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.drop_dangling_labels = false);
         assert!(without.ends_with("Topics:\nTags:"), "{without}");
         let out = run(&html);
         assert!(out.text.contains("Second."), "{}", out.text);
@@ -538,9 +534,7 @@ mod tests {
             "<p>Source: the harbour office.</p><b>Read also</b>\
              <p>The old lighthouse of the bay gets a new lamp and a coat of paint this summer.</p>",
         );
-        let mut config = HeuristicConfig::default();
-        config.cut_at_closing_label = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.cut_at_closing_label = false);
         assert!(without.contains("lighthouse"), "{without}");
         let out = run(&html);
         assert!(
@@ -568,9 +562,7 @@ mod tests {
             out.text
         );
         assert!(!out.text.contains("Related stories"), "{}", out.text);
-        let mut config = HeuristicConfig::default();
-        config.drop_closing_labels = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.drop_closing_labels = false);
         assert!(without.contains("Related stories"), "{without}");
     }
 }

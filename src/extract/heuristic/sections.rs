@@ -156,9 +156,7 @@ fn like_section(page: &PageDom, j: usize, cur: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{run, ARTICLE};
-    use super::super::{extract, HeuristicConfig};
-    use crate::extract::dom::parse;
+    use super::super::tests::{run, run_without, ARTICLE};
 
     #[test]
     fn a_headed_article_is_joined_by_sections_not_by_notices() {
@@ -178,9 +176,7 @@ mod tests {
              <div class=more><h2>Background of the ferry</h2><p>{ARTICLE} Background.</p></div>\
              </div></body></html>"
         );
-        let mut config = HeuristicConfig::default();
-        config.after_article_sections_only = false;
-        let without = extract(&parse(&html), &config).text;
+        let without = run_without(&html, |c| c.after_article_sections_only = false);
         assert!(
             without.contains("Statement:"),
             "the notice joins without the test: {without}"

@@ -34,6 +34,14 @@ pub(super) fn run(html: &str) -> Extracted {
     extract(&parse(html), &HeuristicConfig::default())
 }
 
+/// The text of `html` with the defaults changed by `change` (one switch turned off): a
+/// test shows with it that its page needs the switch it tests.
+pub(super) fn run_without(html: &str, change: impl FnOnce(&mut HeuristicConfig)) -> String {
+    let mut config = HeuristicConfig::default();
+    change(&mut config);
+    extract(&parse(html), &config).text
+}
+
 #[test]
 fn content_is_kept_and_navigation_dropped() {
     let html = format!(
