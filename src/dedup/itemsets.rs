@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::{fpmax, make_cluster, Cluster, DedupConfig, DedupStats, DocEntry};
+use super::{fpmax, make_cluster, shared_members, Cluster, DedupConfig, DedupStats, DocEntry};
 
 /// Common sketch elements that make a cluster, from the similarity threshold: two sets
 /// of Jaccard `t` whose bottom-k sketches are taken from equal-sized sets share about
@@ -155,18 +155,8 @@ pub(super) fn find<E>(
         verifications,
         verified_pairs,
         clusters: clusters.len(),
-        duplicates: clusters
-            .iter()
-            .map(|c| {
-                c.members.len() - 1 - c.members.iter().filter(|m| c.shared.contains(&m.0)).count()
-            })
-            .sum(),
-        shared_members: {
-            let mut s: Vec<usize> = clusters.iter().flat_map(|c| c.shared.clone()).collect();
-            s.sort_unstable();
-            s.dedup();
-            s.len()
-        },
+        duplicates: clusters.iter().map(Cluster::duplicates).sum(),
+        shared_members: shared_members(&clusters),
         bands: 0,
         rows: 0,
     };

@@ -330,6 +330,30 @@ pub struct Cluster {
     pub itemset: Vec<u64>,
 }
 
+impl Cluster {
+    /// Members that are this cluster's duplicates: all but the main and the shared ones
+    /// (those counted in the cluster of a better main).
+    pub fn duplicates(&self) -> usize {
+        let shared = self
+            .members
+            .iter()
+            .filter(|m| self.shared.contains(&m.0))
+            .count();
+        self.members.len() - 1 - shared
+    }
+}
+
+/// Documents shared between clusters (strict mode), each counted once.
+fn shared_members(clusters: &[Cluster]) -> usize {
+    let mut s: Vec<usize> = clusters
+        .iter()
+        .flat_map(|c| c.shared.iter().copied())
+        .collect();
+    s.sort_unstable();
+    s.dedup();
+    s.len()
+}
+
 /// Counters of one dedup run (for `summary.json` and `--explain`).
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct DedupStats {
@@ -665,18 +689,8 @@ pub fn find_clusters_with_sets<E>(
         verifications,
         verified_pairs: edges.len(),
         clusters: clusters.len(),
-        duplicates: clusters
-            .iter()
-            .map(|c| {
-                c.members.len() - 1 - c.members.iter().filter(|m| c.shared.contains(&m.0)).count()
-            })
-            .sum(),
-        shared_members: {
-            let mut s: Vec<usize> = clusters.iter().flat_map(|c| c.shared.clone()).collect();
-            s.sort_unstable();
-            s.dedup();
-            s.len()
-        },
+        duplicates: clusters.iter().map(Cluster::duplicates).sum(),
+        shared_members: shared_members(&clusters),
         bands: banding.bands,
         rows: banding.rows,
         template_dates: 0,
