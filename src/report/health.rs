@@ -14,6 +14,16 @@ fn s<'a>(v: &'a Value, k: &str) -> &'a str {
     v[k].as_str().unwrap_or_default()
 }
 
+/// A finding's rule: its file and name over the place it is written.
+fn rule_cell(v: &Value) -> String {
+    format!(
+        "{}#{}<br><span class=muted>{}</span>",
+        esc(s(v, "file")),
+        esc(s(v, "rule")),
+        esc(s(v, "place"))
+    )
+}
+
 fn link(url: &str) -> String {
     format!("<a href=\"{0}\">{0}</a>", esc(url))
 }
@@ -55,10 +65,8 @@ pub(super) fn section(health: &Value) -> String {
         out.push_str("<table id=broken-pages><tr><th>rule</th><th>page</th><th>what broke</th><th>XPath</th><th>before</th><th>now</th></tr>");
         for b in broken.iter().take(MAX_ROWS) {
             out.push_str(&format!(
-                "<tr><td>{}#{}<br><span class=muted>{}</span></td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-                esc(s(b, "file")),
-                esc(s(b, "rule")),
-                esc(s(b, "place")),
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+                rule_cell(b),
                 link(s(b, "url")),
                 esc(s(b, "what")),
                 esc(s(b, "xpath")),
@@ -78,10 +86,8 @@ pub(super) fn section(health: &Value) -> String {
         out.push_str("<table id=idle-removes><tr><th>rule</th><th>remove XPath selecting nothing</th><th>on pages</th></tr>");
         for r in &idle {
             out.push_str(&format!(
-                "<tr><td>{}#{}<br><span class=muted>{}</span></td><td><code>{}</code></td><td class=n>{}</td></tr>",
-                esc(s(r, "file")),
-                esc(s(r, "rule")),
-                esc(s(r, "place")),
+                "<tr><td>{}</td><td><code>{}</code></td><td class=n>{}</td></tr>",
+                rule_cell(r),
                 esc(s(r, "xpath")),
                 r["pages"].as_u64().unwrap_or(0)
             ));
