@@ -23,29 +23,63 @@ use super::interface_lines::is_credit_line;
 use super::label_phrases::{label_phrase, phrase_set};
 use super::settings::{HeuristicConfig, LABEL_MAX_WORDS};
 use super::structures::Structures;
-use crate::extract::dom::{Block, BlockKind};
+use super::Pass;
+use crate::extract::dom::{Block, BlockKind, NO_ELEM};
 
 /// The end (exclusive) of the written text among `kept[first..end]` without the short
 /// lines ending in a colon ([`is_dangling_label`]) and the section headings
 /// ([`is_dangling_heading`]) at its end, one after the other; the first written block
 /// always stays. Only with `drop_dangling_labels`.
 pub(super) fn without_dangling_labels(
-    config: &HeuristicConfig,
+    pass: &Pass,
     st: &Structures,
     kept: &[(usize, &Block)],
     first: usize,
     end: usize,
 ) -> usize {
+    let config = pass.config;
     if !config.drop_dangling_labels {
         return end;
     }
     // Headings not in a list's items: a grid of products named in headings, whose
     // prices and buttons were left out, ends on an item's name.
     let headings = config.drop_dangling_headings;
-    let in_item = |b: &Block| st.item_group[b.elem as usize] != u32::MAX;
-    end_without_trailing(kept, first, end, |b| {
-        is_dangling_label(b) || headings && !in_item(b) && is_dangling_heading(b, config)
-    })
+    let mut end = end;
+    while end > first + 1 {
+        let (b, before) = (kept[end - 1].1, kept[end - 2].1);
+        let dangling = is_dangling_label(b)
+            || headings && is_dangling_heading(b, config) && !names_an_item(pass, st, b, before);
+        if !dangling {
+            break;
+        }
+        end -= 1;
+    }
+    end
+}
+
+/// Whether a heading names an item of a content-like group (a product or a post over
+/// its other lines): its item holds more than the heading, or the block written before
+/// it is of the same group (a grid whose items are names alone). A heading that is its
+/// item's only line after other text is a box's title, as on pages built of repeated
+/// heading boxes and text boxes.
+fn names_an_item(pass: &Pass, st: &Structures, b: &Block, before: &Block) -> bool {
+    let group = st.item_group[b.elem as usize];
+    if group == u32::MAX {
+        return false;
+    }
+    if st.item_group[before.elem as usize] == group {
+        return true;
+    }
+    let (page, config) = (pass.page, pass.config);
+    let mut e = b.elem;
+    while e != NO_ELEM {
+        let g = st.group_of[e as usize];
+        if g != u32::MAX && st.groups[g as usize].content_like(config) {
+            return st.words[e as usize] > u64::from(b.words);
+        }
+        e = page.elements[e as usize].parent;
+    }
+    false
 }
 
 /// Whether a block is a heading (`<h1>`–`<h6>`) that is no paragraph set as one
@@ -397,7 +431,7 @@ pub(super) fn without_written_labels<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{page_ending_with as page, run, run_without};
+    use super::super::tests::{headed_page, page_ending_with as page, run, run_without, ARTICLE};
     use super::is_closing_label;
 
     #[test]
@@ -425,6 +459,58 @@ mod tests {
         );
         assert!(!out.text.contains("Topics"), "{}", out.text);
         assert!(!out.text.contains("Tags"), "{}", out.text);
+    }
+
+    /// A page built of heading boxes and text boxes, one after the other (`box` the
+    /// class of each heading's box): its last heading box titles the links left out.
+    fn boxed_page(tail: &str) -> String {
+        let sections: String = [
+            "The crane arrives at the quay",
+            "The old ferry rises from the water",
+            "The quay fills with the whole town",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(n, h)| {
+            format!(
+                "<div class=box><h2>{h}</h2></div><div class=text><p>{ARTICLE} Part {n}.</p></div>"
+            )
+        })
+        .collect();
+        headed_page(&format!("{sections}{tail}"))
+    }
+
+    #[test]
+    fn a_heading_box_over_links_left_out_ends_no_text() {
+        let html = boxed_page(
+            "<div class=box><h2>You might like these too</h2></div>\
+             <div class=tiles><a href=/1>Other story</a> <a href=/2>Another one</a></div>",
+        );
+        let out = run(&html);
+        assert!(out.text.contains("with the whole town\n"), "{}", out.text);
+        assert!(out.text.contains("Part 2."), "{}", out.text);
+        assert!(!out.text.contains("You might like"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_grid_of_names_alone_keeps_its_last_names() {
+        let cards: String = (1..=8)
+            .map(|n| {
+                format!(
+                    "<div class=card><h3><a href=/c/{n}>Candle number {n} of glass</a></h3></div>"
+                )
+            })
+            .collect();
+        let out = run(&format!(
+            "<html><head><title>Candles</title></head><body><div class=shop><h1>Candles</h1>\
+             <p>Our candles are poured by hand in the harbour town from local wax.</p>\
+             <div class=grid>{cards}</div></div></body></html>"
+        ));
+        assert!(
+            out.text.ends_with("Candle number 8 of glass"),
+            "{}",
+            out.text
+        );
     }
 
     #[test]

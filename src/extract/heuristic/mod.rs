@@ -276,7 +276,7 @@ fn extract_pass(
         article_edges::article_end(&pass, article, &kept, first, comments_are_content);
     let end = end.max(first);
     let end = follow_lines::without_follow_lines(config, &kept, first, end);
-    let end = labels::without_dangling_labels(config, &st, &kept, first, end);
+    let end = labels::without_dangling_labels(&pass, &st, &kept, first, end);
     // The story's lead, set apart above the body, goes before it; with `keep_headline`,
     // its headline before both.
     let mut lead = leads::lead_above(&pass, headed, &marked, &st, &rails, &kept[first..end]);
