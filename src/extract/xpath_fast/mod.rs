@@ -38,3 +38,4 @@ mod tokens;
 pub use arena::{ANode, Arena, Kind};
 pub use plan::{Item, Plan};
 pub use str_plan::StrPlan;
+pub(crate) use strings::normalize_space;
