@@ -2,7 +2,9 @@
 //! `rules check` and `rules test` as written, names the text by class words rather than
 //! positions or generated names, cuts the template box inside the text, gives each layout
 //! its own rule (by directory, `path_prefix`, or by path pattern, `path_glob`), and refuses
-//! (writing nothing) when it has too few pages.
+//! (writing nothing) when it has too few pages. Smaller invented sites of their own
+//! (`fixtures/suggest-*/`) hold one case each: a lead outside the body's element, a
+//! labelled read-also line inside it.
 
 mod common;
 use common::*;
@@ -302,4 +304,41 @@ fn a_lead_outside_the_bodys_element_gets_its_own_content_xpath() {
     let text = record["text"].as_str().unwrap();
     assert!(text.starts_with("The old ferry was lifted"), "{text}");
     assert!(!text.contains("Other story"), "{text}");
+}
+
+#[test]
+fn a_labelled_read_also_line_inside_the_body_is_removed_by_its_label() {
+    // `fixtures/suggest-label/`: a bare `<p>Read also: <a>…</a></p>` inside the body,
+    // linking elsewhere on each page, which the cascade leaves out. No id or class names
+    // it and its text differs per page, so only its label can: the draft removes it by
+    // that, and the rule's text goes on past it.
+    let dir = tempfile::tempdir().unwrap();
+    let (manifest, yaml) = drafted("suggest-label", dir.path(), "label.example.yaml");
+    assert!(
+        yaml.contains("- \"//p[starts-with(normalize-space(.), 'Read also:')]\""),
+        "{yaml}"
+    );
+    let rules = dir.path().display().to_string();
+    let check = run(&["rules", "check", &rules]);
+    assert_eq!(check.status.code(), Some(0), "{yaml}");
+    let test = run(&["rules", "test", &rules]);
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
+    let extracted = run(&["extract", "--rules", &rules, "--manifest", &manifest]);
+    let stdout = String::from_utf8_lossy(&extracted.stdout);
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 4, "{stdout}");
+    for record in &records {
+        assert!(
+            record["method"].as_str().unwrap().starts_with("rule"),
+            "{record}"
+        );
+        let text = record["text"].as_str().unwrap();
+        assert!(!text.contains("Read also"), "{text}");
+        // The paragraphs before and after the line are both kept.
+        assert_eq!(text.lines().count(), 5, "{text}");
+    }
 }

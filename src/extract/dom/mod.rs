@@ -61,6 +61,7 @@ pub use attr_limits::limit_attributes;
 pub(crate) use attrs::kind_sig;
 pub use boxes::{ElemBox, BOX_ATTR};
 pub(crate) use hidden::is_hidden;
+pub(crate) use mojibake::repair as repair_mojibake;
 pub use limits::{limit_nesting, limit_tags};
 pub use markup::{code_language, Markup, MarkupOptions, Span, SpanKind};
 pub use node_text::{collapse, unspaced_word_len};

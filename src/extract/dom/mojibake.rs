@@ -42,7 +42,7 @@ fn byte_of(c: char) -> Option<u8> {
 /// repair is made only when the sequences read back outnumber the other non-ASCII
 /// characters: real Latin-1 or Windows-1252 text (`café`, `naïve`, `Ã© and é`) forms no
 /// sequence or as many strays as sequences.
-pub(super) fn repair(s: &str) -> Option<String> {
+pub(crate) fn repair(s: &str) -> Option<String> {
     // Most text nodes are ASCII (a word-at-a-time test), which no reading changes.
     if s.is_ascii() || !looks_double_encoded(s) {
         return None;

@@ -134,6 +134,16 @@ fn generated_xpaths(arena: &Arena) -> Vec<String> {
         "//h1 | //h2",
         "//p/text()",
         "//div[position() = 1]",
+        "//p[starts-with(normalize-space(.), 'The')]",
+        "//div[starts-with(normalize-space(.), '')]",
+        "//*[starts-with(., ' ')]",
+        "//li[starts-with(., 'a')]",
+        "//p[contains(., 'the') and not(contains(., 'and'))]",
+        "//div[. = '']",
+        "//span[normalize-space(.) != '']",
+        "//*[normalize-space(.) = normalize-space(@title)]",
+        "//td[translate(normalize-space(.), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = 'name']",
+        "//p[starts-with(normalize-space(concat(., ' ')), 'A')]",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -162,6 +172,30 @@ fn generated_xpaths(arena: &Arena) -> Vec<String> {
             ));
             out.push(format!("//{tag}[starts-with(@{attr}, '{tok}')]/@{attr}"));
         }
+    }
+    // Label tests on the page's own text: the first one and two words of an element's
+    // text, with and without whitespace normalization, and a word anywhere in it.
+    let mut labels = HashSet::new();
+    for i in 0..arena.len() as u32 {
+        let Some(tag) = arena.name(i).map(|t| t.to_string()) else {
+            continue;
+        };
+        let text = arena.string_value(i);
+        let words: Vec<&str> = text.split_whitespace().take(2).collect();
+        if words.is_empty()
+            || text.contains(['\'', '"'])
+            || labels.len() > 30
+            || !labels.insert((tag.clone(), words.join(" ")))
+        {
+            continue;
+        }
+        let two = words.join(" ");
+        let raw: String = text.chars().take(6).collect();
+        out.push(format!("//{tag}[starts-with(normalize-space(.), '{two}')]"));
+        out.push(format!("//*[starts-with(normalize-space(.), '{}')]", words[0]));
+        out.push(format!("//{tag}[starts-with(., '{raw}')]"));
+        out.push(format!("//*[contains(., '{}')][1]", words[words.len() - 1]));
+        out.push(format!("//{tag}[normalize-space(.) = '{two}']"));
     }
     out
 }
@@ -364,6 +398,10 @@ fn the_fast_evaluator_agrees_on_pages_deeper_than_the_depth_cap() {
         "//div/span/@class",
         "//p[@class='x']",
         "//div[1]/div[1]/div[1]",
+        "//p[starts-with(normalize-space(.), 'deep text')]",
+        "//div[starts-with(normalize-space(.), 'sdeep')]",
+        "//*[contains(., 'after')]",
+        "//div[. = 's']",
     ] {
         let v = XPATH_CONTEXT
             .with(|ctx| compile(expr).unwrap().evaluate(ctx, doc.root()))

@@ -171,6 +171,7 @@ impl BExpr {
             BExpr::StrCmp(a, b, neg) => (a.eval(arena, i) == b.eval(arena, i)) != *neg,
             BExpr::Contains(a, b) => a.eval(arena, i).contains(b.eval(arena, i).as_str()),
             BExpr::StartsWith(a, b) => a.eval(arena, i).starts_with(b.eval(arena, i).as_str()),
+            BExpr::TextStarts(v, normalize) => text_starts(arena, i, v, *normalize),
         }
     }
 }
@@ -179,6 +180,7 @@ impl SExpr {
     fn eval(&self, arena: &Arena, i: u32) -> String {
         match self {
             SExpr::Attr(name) => arena.attr(i, name).unwrap_or_default(),
+            SExpr::Dot => arena.string_value(i),
             SExpr::Lit(s) => s.clone(),
             SExpr::NormalizeSpace(a) => normalize_space(&a.eval(arena, i)),
             SExpr::Concat(parts) => parts.iter().map(|p| p.eval(arena, i)).collect(),
@@ -187,4 +189,37 @@ impl SExpr {
             }
         }
     }
+}
+
+/// Whether the string-value of node `i` (whitespace-normalized when `normalize`) starts
+/// with `prefix`: its text nodes are read only until `prefix.len()` bytes of it are
+/// known. Normalized, a space is written only before the next word, so what is built is
+/// always a prefix of `normalize-space(.)`.
+fn text_starts(arena: &Arena, i: u32, prefix: &str, normalize: bool) -> bool {
+    let mut got = String::new();
+    let mut space = false;
+    let end = arena.nodes[i as usize].end;
+    for j in i..end {
+        if got.len() >= prefix.len() {
+            break;
+        }
+        arena.with_text(j, |t| {
+            if !normalize {
+                got.push_str(t);
+                return;
+            }
+            for c in t.chars() {
+                if is_xml_space(c) {
+                    space = !got.is_empty();
+                } else {
+                    if space {
+                        got.push(' ');
+                        space = false;
+                    }
+                    got.push(c);
+                }
+            }
+        });
+    }
+    got.starts_with(prefix)
 }

@@ -8,9 +8,12 @@
 //!   an optional final attribute step `/@name` (or `//@name`), and predicates made of
 //!   `@a`, `@a = 'v'`, `@a != 'v'`, `contains(S, S)`, `starts-with(S, S)`, `not(..)`,
 //!   `and`, `or`, parentheses and positional `[n]`, where `S` is `@a`, a string literal,
-//!   `normalize-space(S)`, `concat(S, S, ..)` or `translate(S, S, S)`. Everything else
-//!   (other axes, `text()`, `node()`, `.`, numbers other than a bare `[n]`, unions,
-//!   string-valued top-level expressions…) is left to sxd-xpath.
+//!   `.` (the element's string-value: all text below it), `normalize-space(S)`,
+//!   `concat(S, S, ..)` or `translate(S, S, S)`. `.` is read only where a predicate asks
+//!   for it, and `starts-with(normalize-space(.), 'v')` (a label test: "Read also:")
+//!   reads only the first characters of the text. Everything else (other axes, `..`,
+//!   relative paths such as `.//a`, a bare `[.]`, `text()`, `node()`, numbers other than
+//!   a bare `[n]`, unions, string-valued top-level expressions…) is left to sxd-xpath.
 //! - [`Arena::build`] indexes the tree once per page in document order, exactly as
 //!   `xml::to_xml` converts it (elements and text only; only the first root element;
 //!   elements deeper than `MAX_DEPTH` flattened into their ancestor; attribute names that
@@ -35,3 +38,4 @@ mod tokens;
 pub use arena::{ANode, Arena, Kind};
 pub use plan::{Item, Plan};
 pub use str_plan::StrPlan;
+pub(crate) use strings::normalize_space;

@@ -234,6 +234,12 @@ impl Parser<'_> {
                                 }
                             }
                             (a, b) if contains => BExpr::Contains(a, b),
+                            (SExpr::Dot, SExpr::Lit(v)) => BExpr::TextStarts(v, false),
+                            (SExpr::NormalizeSpace(a), SExpr::Lit(v))
+                                if matches!(*a, SExpr::Dot) =>
+                            {
+                                BExpr::TextStarts(v, true)
+                            }
                             (a, b) => BExpr::StartsWith(a, b),
                         }
                     }
@@ -294,6 +300,10 @@ impl Parser<'_> {
                 self.i += 1;
                 Some(SExpr::Lit(s))
             }
+            Tok::Dot => {
+                self.i += 1;
+                Some(SExpr::Dot)
+            }
             Tok::Name(f) if self.peek_at(1) == Some(&Tok::LParen) => {
                 self.i += 2;
                 let mut args = self.call_args(Self::string)?;
@@ -333,6 +343,10 @@ mod tests {
             "//a[starts-with(@href, 'http') and @rel != 'nofollow']",
             "//div[translate(@class, 'ABC', 'abc') = 'x']",
             "//@href",
+            "//p[starts-with(normalize-space(.), 'Read also:')]",
+            "//div[contains(., 'x') and . != '']",
+            "//li[starts-with(., 'a')]",
+            "//p[translate(normalize-space(.), 'R', 'r') = 'read']",
         ] {
             assert!(Plan::compile(ok).is_some(), "{ok}");
         }
@@ -345,7 +359,14 @@ mod tests {
             "//div[position() < 3]",
             "//div[@a = 1]",
             "//div[p]",
-            "//div[.='x']",
+            "//div[.]",
+            "//div[./p]",
+            "//div[.//a]",
+            "//div[..]",
+            "//div[. = @title]",
+            "//div[.5 = 'x']",
+            "//div[contains(.., 'x')]",
+            ".//div",
             "descendant::div",
             "//svg:svg",
             "div",

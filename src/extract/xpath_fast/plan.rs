@@ -47,12 +47,18 @@ pub(super) enum BExpr {
     StrCmp(SExpr, SExpr, bool),
     Contains(SExpr, SExpr),
     StartsWith(SExpr, SExpr),
+    /// `starts-with(normalize-space(.), 'v')` (`true`) or `starts-with(., 'v')`: decided
+    /// on the first characters of the string-value, without building all of it (a label
+    /// test on every `div` of a page would otherwise copy each subtree's text).
+    TextStarts(String, bool),
 }
 
 #[derive(Debug, Clone)]
 pub(super) enum SExpr {
     /// `@a` as a string ("" when missing).
     Attr(String),
+    /// `.`: the context node's string-value (all text below it, in order).
+    Dot,
     Lit(String),
     NormalizeSpace(Box<SExpr>),
     Concat(Vec<SExpr>),

@@ -7,7 +7,7 @@ pub(super) fn is_xml_space(c: char) -> bool {
 }
 
 /// XPath `normalize-space`: runs of XML whitespace become one space, both ends trimmed.
-pub(super) fn normalize_space(s: &str) -> String {
+pub(crate) fn normalize_space(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for w in s.split(is_xml_space).filter(|w| !w.is_empty()) {
         if !out.is_empty() {

@@ -16,10 +16,12 @@ pub(super) enum Tok {
     Ne,
     Comma,
     Star,
+    /// `.`: the context node (only as a string argument in the subset).
+    Dot,
     Name(String),
     Lit(String),
     Num(String),
-    /// Anything else (`.`, `|`, `::`, `$`, `<`…): the expression is outside the subset.
+    /// Anything else (`..`, `|`, `::`, `$`, `<`…): the expression is outside the subset.
     Other,
 }
 
@@ -51,6 +53,13 @@ pub(super) fn tokenize(expr: &str) -> Option<Vec<Tok>> {
             }
             ',' => Tok::Comma,
             '*' => Tok::Star,
+            // `.` alone: the context node. `..` (the parent) and `.5` are outside.
+            '.' if !cs
+                .get(i + 1)
+                .is_some_and(|&n| n == '.' || n.is_ascii_digit()) =>
+            {
+                Tok::Dot
+            }
             '\'' | '"' => {
                 let close = cs[i + 1..].iter().position(|&x| x == c)?;
                 let s: String = cs[i + 1..i + 1 + close].iter().collect();

@@ -17,6 +17,7 @@ mod align;
 mod candidates;
 mod check;
 mod fields;
+mod labels;
 mod layouts;
 mod path_shapes;
 mod remove;
@@ -261,7 +262,12 @@ pub fn draft(host: &str, pages: &[SitePage], opts: &SuggestOptions) -> Result<Dr
             .map(|r| Commented {
                 xpath: r.cand.xpath.clone(),
                 comment: format!(
-                    "template inside the content on {} of {n} pages: {}",
+                    "{} inside the content on {} of {n} pages: {}",
+                    if r.label {
+                        "a labelled line thresher's answer leaves out"
+                    } else {
+                        "template"
+                    },
                     r.pages,
                     preview(&r.preview)
                 ),

@@ -3,12 +3,16 @@
 //! inside the content holding visible text and none of the cascade's answer is a
 //! candidate when the heuristic dropped it too, or when the same text sits inside the
 //! content of another page (a repeated "share this" line, a promotion box). Its stable
-//! steps become XPaths; one is kept when cutting it improves at least
-//! [`MIN_REMOVE_PAGES`] pages and cuts answer text on none.
+//! steps become XPaths, and so do its leading words where they start such lines on
+//! several pages (`labels.rs`: "Read also: …", also on whole pieces the content XPaths
+//! select, such as one `<p>` of `//div[@class='text']//p`); one is kept when cutting it
+//! improves at least [`MIN_REMOVE_PAGES`] pages, cuts answer text on none and raises the
+//! pages' F1 against the answer.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::candidates::Candidate;
+use super::labels;
 use super::select;
 use super::steps::own_steps;
 use super::PageData;
@@ -30,6 +34,8 @@ pub(super) struct Removal {
     pub(super) cand: Candidate,
     pub(super) pages: usize,
     pub(super) preview: String,
+    /// A label XPath (the line's leading words) rather than a box of the template.
+    pub(super) label: bool,
 }
 
 /// Lower-case letters of an element's text (as style-inbreeding keys text): the same
@@ -72,40 +78,88 @@ fn foreign_elements(page: &PageData, ranges: &[(u32, u32)]) -> Vec<u32> {
     out
 }
 
+/// Whole pieces the content XPaths select that hold visible text and none of the answer
+/// (the range roots of `ranges`): a `//div[@class='text']//p` selects each line alone.
+fn foreign_pieces(page: &PageData, ranges: &[(u32, u32)]) -> Vec<u32> {
+    ranges
+        .iter()
+        .map(|&(s, _)| s)
+        .filter(|&s| {
+            page.arena.name(s).is_some()
+                && page.map.visible(&page.arena, s) > 0
+                && page.map.answer(&page.arena, s) == 0
+        })
+        .collect()
+}
+
+/// A foreign element of a page: its index, its text key, and whether it is a whole
+/// piece the content selects (named by its label only: its own steps would name the
+/// content's pieces).
+struct Foreign {
+    i: u32,
+    key: String,
+    piece: bool,
+}
+
 /// Choose `remove` XPaths for `content` on `pages`.
 pub(super) fn removals(pages: &[&PageData], content: &[&Plan]) -> Vec<Removal> {
     // Candidates, with the pages where they are evidence, and the text keys seen inside
     // the content of each page.
-    let mut foreign: Vec<Vec<(u32, String)>> = Vec::new();
+    let mut foreign: Vec<Vec<Foreign>> = Vec::new();
     let mut key_pages: HashMap<String, HashSet<usize>> = HashMap::new();
     for (pi, p) in pages.iter().enumerate() {
         let Some(ranges) = select::ranges(p, content, &[]) else {
             foreign.push(Vec::new());
             continue;
         };
-        let els: Vec<(u32, String)> = foreign_elements(p, &ranges)
-            .into_iter()
-            .map(|i| (i, text_key(p, i)))
+        let inside = foreign_elements(p, &ranges).into_iter().map(|i| (i, false));
+        let pieces = foreign_pieces(p, &ranges).into_iter().map(|i| (i, true));
+        let els: Vec<Foreign> = inside
+            .chain(pieces)
+            .map(|(i, piece)| Foreign {
+                i,
+                key: text_key(p, i),
+                piece,
+            })
             .collect();
-        for (_, k) in &els {
-            if !k.is_empty() {
-                key_pages.entry(k.clone()).or_default().insert(pi);
+        for f in &els {
+            if !f.key.is_empty() {
+                key_pages.entry(f.key.clone()).or_default().insert(pi);
             }
         }
         foreign.push(els);
     }
     let mut exprs: BTreeMap<String, u32> = BTreeMap::new();
+    // Label XPaths, with their cost and the pages where they start a foreign line.
+    let mut label_pages: BTreeMap<String, (u32, HashSet<usize>)> = BTreeMap::new();
     for (pi, p) in pages.iter().enumerate() {
-        for (i, key) in &foreign[pi] {
-            let shared = key_pages.get(key).is_some_and(|s| s.len() >= 2);
-            let heuristic_dropped = p.map.heuristic(&p.arena, *i) == 0;
+        for f in &foreign[pi] {
+            let shared = key_pages.get(&f.key).is_some_and(|s| s.len() >= 2);
+            let heuristic_dropped = p.map.heuristic(&p.arena, f.i) == 0;
             if !(shared || heuristic_dropped) {
                 continue;
             }
-            for s in own_steps(&p.arena, *i) {
-                let e = exprs.entry(format!("//{}", s.text)).or_insert(s.cost);
-                *e = (*e).min(s.cost);
+            if !f.piece {
+                for s in own_steps(&p.arena, f.i) {
+                    let e = exprs.entry(format!("//{}", s.text)).or_insert(s.cost);
+                    *e = (*e).min(s.cost);
+                }
             }
+            for l in labels::labels(&p.arena, f.i) {
+                if let Some(x) = labels::xpath(&p.arena, f.i, &l) {
+                    let e = label_pages
+                        .entry(x)
+                        .or_insert_with(|| (labels::cost(&l), HashSet::new()));
+                    e.1.insert(pi);
+                }
+            }
+        }
+    }
+    let mut label_xpaths = HashSet::new();
+    for (x, (cost, on)) in label_pages {
+        if on.len() >= MIN_REMOVE_PAGES && !exprs.contains_key(&x) {
+            exprs.insert(x.clone(), cost);
+            label_xpaths.insert(x);
         }
     }
     let cands: Vec<Candidate> = exprs
@@ -122,39 +176,48 @@ pub(super) fn removals(pages: &[&PageData], content: &[&Plan]) -> Vec<Removal> {
             .iter()
             .map(|p| select::kept(p, content, &current))
             .collect();
-        let mut best: Option<(usize, u32, &Candidate)> = None;
+        // (pages helped, cost, characters cut, candidate)
+        let mut best: Option<(usize, u32, u64, &Candidate)> = None;
         for c in &cands {
             if chosen.iter().any(|r| r.cand.xpath == c.xpath) {
                 continue;
             }
             let mut with = current.clone();
             with.push(&c.plan);
-            let (mut helped, mut harmed) = (0usize, false);
+            let (mut helped, mut harmed, mut cut, mut gain) = (0usize, false, 0u64, 0.0);
             for (pi, p) in pages.iter().enumerate() {
                 let (Some(b), Some(k)) = (base[pi], select::kept(p, content, &with)) else {
                     continue;
                 };
-                let total = p.map.answer_total().max(1) as f64;
-                if (b.answer - k.answer) as f64 / total > MAX_ANSWER_CUT {
+                let total = p.map.answer_total();
+                if (b.answer - k.answer) as f64 / total.max(1) as f64 > MAX_ANSWER_CUT {
                     harmed = true;
                     break;
                 }
                 if k.visible < b.visible && k.answer == b.answer {
                     helped += 1;
                 }
+                cut += b.visible - k.visible;
+                gain += k.f1(total) - b.f1(total);
             }
-            if harmed || helped < MIN_REMOVE_PAGES {
+            if harmed || helped < MIN_REMOVE_PAGES || gain <= 0.0 {
                 continue;
             }
+            // The most pages, then the most robust, then the most cut (a label that
+            // starts two kinds of read-also lines over one that starts one kind).
             let better = match best {
                 None => true,
-                Some((h, cost, _)) => helped > h || (helped == h && c.cost < cost),
+                Some((h, cost, most, _)) => {
+                    helped > h
+                        || (helped == h && c.cost < cost)
+                        || (helped == h && c.cost == cost && cut > most)
+                }
             };
             if better {
-                best = Some((helped, c.cost, c));
+                best = Some((helped, c.cost, cut, c));
             }
         }
-        let Some((helped, _, c)) = best else { break };
+        let Some((helped, _, _, c)) = best else { break };
         let preview = pages
             .iter()
             .find_map(|p| {
@@ -167,6 +230,7 @@ pub(super) fn removals(pages: &[&PageData], content: &[&Plan]) -> Vec<Removal> {
             cand: c.clone(),
             pages: helped,
             preview: crate::extract::dom::collapse(&preview),
+            label: label_xpaths.contains(&c.xpath),
         });
         if chosen.len() >= MAX_REMOVE {
             break;
