@@ -143,10 +143,12 @@ pub fn extract_with_template(
     // down). Not on other pages: a listing's cards are its text.
     match stretched_links::with_card_links(page, config).filter(|_| headed) {
         Some(carded) => {
+            let traced = explain::passes_traced();
             let (next, _) = cascade(&carded, config, template);
             if next.kept_words <= best.kept_words {
                 next
             } else {
+                explain::forget_passes_from(traced);
                 best
             }
         }
