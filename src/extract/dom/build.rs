@@ -26,9 +26,13 @@ enum Step {
         restore_kind: Option<BlockKind>,
         was_pre: bool,
     },
-    /// Leaving a link (`span`: its markup span was opened).
+    /// Leaving a link (`span`: its markup span was opened; the walk's word and image
+    /// counts and the enclosing element when it was entered, to tell an empty link).
     ExitLink {
         span: bool,
+        words_at: u64,
+        images_at: u64,
+        elem: ElemId,
     },
     /// Leaving an inline element whose markup span was opened.
     ExitInline,
@@ -54,6 +58,10 @@ pub(super) struct Builder {
     pub(super) kind: Option<BlockKind>,
     pub(super) link_depth: u32,
     pub(super) pre_depth: u32,
+    /// Words and `<img>`s met so far in the whole walk (a link that adds neither is
+    /// empty: [`PageDom::empty_links`]).
+    pub(super) total_words: u64,
+    pub(super) images: u64,
     /// Parsed `<noscript>` fragments being walked.
     pub(super) fragments: Vec<RcDom>,
     /// The document root and its readable text size (computed on first need), for
@@ -92,8 +100,17 @@ impl Builder {
                         self.pre_depth -= 1;
                     }
                 }
-                Step::ExitLink { span } => {
+                Step::ExitLink {
+                    span,
+                    words_at,
+                    images_at,
+                    elem,
+                } => {
                     self.link_depth -= 1;
+                    let empty = self.total_words == words_at && self.images == images_at;
+                    if empty && elem != NO_ELEM && self.page.empty_links.last() != Some(&elem) {
+                        self.page.empty_links.push(elem);
+                    }
                     if span {
                         self.close_span();
                     }
@@ -182,11 +199,19 @@ impl Builder {
                             self.links += 1;
                             let span = self.markup.as_ref().is_some_and(|m| m.options.links)
                                 && self.open_span(SpanKind::Link(href.trim().into()));
-                            stack.push(Step::ExitLink { span });
+                            stack.push(Step::ExitLink {
+                                span,
+                                words_at: self.total_words,
+                                images_at: self.images,
+                                elem: self.current,
+                            });
                         }
                         push_children(node, depth, stack);
                     }
                     TagClass::Inline => {
+                        if tag == "img" {
+                            self.images += 1;
+                        }
                         if self.markup.is_some() {
                             self.enter_inline(tag, &attr, stack);
                         }
@@ -287,6 +312,24 @@ fn push_children(node: &Handle, depth: usize, stack: &mut Vec<Step>) {
 #[cfg(test)]
 mod tests {
     use super::super::{parse, BlockKind};
+
+    #[test]
+    fn empty_links_are_recorded_by_their_element() {
+        // An overlay link without text or image, an icon link, a linked image and a
+        // linked word: only the first two are empty.
+        let page = parse(
+            "<body><div class=card><a href=/a></a><p>Title</p></div>\
+             <div class=share><a href=/fb><i class=icon></i></a></div>\
+             <div class=pic><a href=/b><img src=x.jpg></a></div>\
+             <p><a href=/c>word</a></p></body>",
+        );
+        let tags: Vec<&str> = page
+            .empty_links
+            .iter()
+            .map(|&e| &*page.elements[e as usize].id_class)
+            .collect();
+        assert_eq!(tags, ["card", "share"]);
+    }
 
     #[test]
     fn entry_fields_are_counted_per_element() {

@@ -161,6 +161,11 @@ pub struct PageDom {
     /// The block element of every `<textarea>` (also in `entry_fields`): a box for a
     /// message, which comment and contact forms have and search or filter forms do not.
     pub message_fields: Vec<ElemId>,
+    /// The block element of every `<a href>` with neither text nor image inside, in
+    /// document order (an element once per run): a link laid over its card by CSS (a
+    /// "stretched link" covering a teaser whose title and snippet are unlinked text), or
+    /// an icon link.
+    pub empty_links: Vec<ElemId>,
     /// Inline markup of the blocks (emphasis, code, links, images, raw `<pre>` text), when
     /// the parse was asked to record it ([`parse_page_marked`]).
     pub markup: Option<Box<Markup>>,

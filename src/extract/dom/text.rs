@@ -112,6 +112,7 @@ impl Builder {
     /// Count one word of the block being built that starts at byte `at` of its text.
     fn count_word_at(&mut self, in_link: bool, at: usize) {
         self.words += 1;
+        self.total_words += 1;
         if in_link {
             self.link_words += 1;
             if !self.unlinked_seen {

@@ -35,6 +35,20 @@ pub(super) fn begin_pass(marks: Marks) {
     });
 }
 
+/// Passes traced so far on this page (0 when tracing is off): where a run of the cascade
+/// begins, for [`forget_passes_from`].
+pub(super) fn passes_traced() -> usize {
+    let mut n = 0;
+    trace::record(|t| n = t.passes.len());
+    n
+}
+
+/// Drop the traced passes from the `n`th on: a run of the cascade whose answer was not
+/// taken (`stretched_links.rs`), so the report shows the run that answered.
+pub(super) fn forget_passes_from(n: usize) {
+    trace::record(|t| t.passes.truncate(n));
+}
+
 /// What the pass decided, block by block. `kept` are the blocks that passed
 /// `kept_blocks` and the post-chrome filter; those before `first` were trimmed, those
 /// from `end` on were after the article's end (`article_edges.rs`), which `end_cut` found.

@@ -16,7 +16,10 @@
 //!
 //! [`extract_with_template`] runs the cascade: up to three passes (`extract_pass`) with
 //! fewer and fewer boilerplate marks (`marks::Marks`: all, tags and roles only, none),
-//! keeping the longest answer. One pass runs these steps, in this order:
+//! keeping the longest answer; with `stretched_link_cards`, on a headed page with lists
+//! of cards under empty links, again on the page with the cards read as links
+//! (`stretched_links.rs`), whose answer is taken when no longer. One pass runs these
+//! steps, in this order:
 //!
 //! 1. **Content evidence** (`scoring.rs`, `features.rs`): each block's value on its own
 //!    (`features::block_value`: length, link density), summed below every element,
@@ -80,6 +83,7 @@ mod scoring;
 mod sections;
 mod selection;
 mod settings;
+mod stretched_links;
 mod structures;
 mod teasers;
 mod threads;
@@ -131,6 +135,33 @@ pub fn extract_with_template(
     config: &HeuristicConfig,
     template: Option<&[bool]>,
 ) -> Extracted {
+    let (best, headed) = cascade(page, config, template);
+    // On a page whose article is headed, cards under a stretched link read as links
+    // (`stretched_links.rs`): the cascade runs again on the page so read, and its answer
+    // is taken when it is no longer (reading card text as links is to leave cards out,
+    // not to widen the box: a list valued as a rail no longer pulls a wrapper's sum
+    // down). Not on other pages: a listing's cards are its text.
+    match stretched_links::with_card_links(page, config).filter(|_| headed) {
+        Some(carded) => {
+            let traced = explain::passes_traced();
+            let (next, _) = cascade(&carded, config, template);
+            if next.kept_words <= best.kept_words {
+                next
+            } else {
+                explain::forget_passes_from(traced);
+                best
+            }
+        }
+        None => best,
+    }
+}
+
+/// The cascade of passes on `page`; with whether its first pass found a headed article.
+fn cascade(
+    page: &PageDom,
+    config: &HeuristicConfig,
+    template: Option<&[bool]>,
+) -> (Extracted, bool) {
     // A cascade, like Readability's retries: when the result is short, the class/id
     // vocabulary may have matched the content's own wrappers (`elementor-widget`), so
     // try again without it, then without any marks; keep the longest answer.
@@ -139,19 +170,19 @@ pub fn extract_with_template(
     // only if it writes that first line too: the content's own wrappers, unmarked, hold
     // it; a login panel, a comment form or a related list the vocabulary had marked
     // does not.
-    let (mut best, story) = extract_pass(page, config, template, Marks::All);
+    let (mut best, story, headed) = extract_pass(page, config, template, Marks::All);
     let story = story.filter(|_| config.retry_keeps_story);
     for marks in [Marks::Structural, Marks::Off] {
         if best.kept_words >= config.retry_below_words as u64 {
             break;
         }
-        let (next, _) = extract_pass(page, config, template, marks);
+        let (next, _, _) = extract_pass(page, config, template, marks);
         let keeps_story = story.is_none_or(|b| next.text.contains(&page.blocks[b].text[..]));
         if next.kept_words > best.kept_words && keeps_story {
             best = next;
         }
     }
-    best
+    (best, headed)
 }
 
 /// The page's headline line (block index) as the heuristic's headline test picks it with
@@ -192,7 +223,7 @@ fn extract_pass(
     config: &HeuristicConfig,
     template: Option<&[bool]>,
     marks: Marks,
-) -> (Extracted, Option<usize>) {
+) -> (Extracted, Option<usize>, bool) {
     let pass = Pass {
         page,
         config,
@@ -206,7 +237,7 @@ fn extract_pass(
         } else {
             "page has no visible text"
         };
-        return (empty(reason), None);
+        return (empty(reason), None, false);
     }
     // 1-4: content evidence, marks, comments or thread.
     let good = scoring::content_evidence(&pass);
@@ -246,6 +277,7 @@ fn extract_pass(
         return (
             empty("no content block (only short lines, headings and link lists)"),
             None,
+            headed.is_some(),
         );
     };
     // 9: the container.
@@ -307,7 +339,7 @@ fn extract_pass(
                 .or_else(|| headline::headline_block(&pass, &marked))
                 .is_some_and(|h| headline::lines_under(&pass, &marked, &st, h).contains(&i))
     });
-    (out, story)
+    (out, story, headed.is_some())
 }
 
 /// An empty answer with its reason.
