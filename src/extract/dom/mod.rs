@@ -61,9 +61,9 @@ pub use attr_limits::limit_attributes;
 pub(crate) use attrs::kind_sig;
 pub use boxes::{ElemBox, BOX_ATTR};
 pub(crate) use hidden::is_hidden;
-pub(crate) use mojibake::repair as repair_mojibake;
 pub use limits::{limit_nesting, limit_tags};
 pub use markup::{code_language, Markup, MarkupOptions, Span, SpanKind};
+pub(crate) use mojibake::repair as repair_mojibake;
 pub use node_text::{collapse, unspaced_word_len};
 pub use settings::{
     max_attributes, max_tags, BYTES_PER_ATTRIBUTE, BYTES_PER_TAG, DEFAULT_MAX_PAGE_BYTES,

@@ -192,7 +192,10 @@ fn generated_xpaths(arena: &Arena) -> Vec<String> {
         let two = words.join(" ");
         let raw: String = text.chars().take(6).collect();
         out.push(format!("//{tag}[starts-with(normalize-space(.), '{two}')]"));
-        out.push(format!("//*[starts-with(normalize-space(.), '{}')]", words[0]));
+        out.push(format!(
+            "//*[starts-with(normalize-space(.), '{}')]",
+            words[0]
+        ));
         out.push(format!("//{tag}[starts-with(., '{raw}')]"));
         out.push(format!("//*[contains(., '{}')][1]", words[words.len() - 1]));
         out.push(format!("//{tag}[normalize-space(.) = '{two}']"));

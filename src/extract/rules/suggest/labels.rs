@@ -52,7 +52,10 @@ pub(super) fn cost(label: &str) -> u32 {
 pub(super) fn labels(arena: &Arena, i: u32) -> Vec<String> {
     let text = normalize_space(&arena.string_value(i));
     // Up to the first whitespace that `normalize-space` leaves (a no-break space).
-    let text = match text.char_indices().find(|(_, c)| c.is_whitespace() && *c != ' ') {
+    let text = match text
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace() && *c != ' ')
+    {
         Some((k, _)) => &text[..k],
         None => text.as_str(),
     };
