@@ -132,6 +132,13 @@ mod tests {
         }
     }
 
+    fn uncarded() -> HeuristicConfig {
+        HeuristicConfig {
+            stretched_link_cards: false,
+            ..HeuristicConfig::default()
+        }
+    }
+
     #[test]
     fn cards_under_empty_links_are_read_as_links_beside_an_article() {
         let page = parse(TEASERS);
@@ -154,7 +161,7 @@ mod tests {
         assert!(!out.text.contains("Tourentipp Allgäu"), "{}", out.text);
         assert!(!out.text.contains("Hüttenwirt erzählt"), "{}", out.text);
         // Without the switch the cards' unlinked snippets outweigh the short article.
-        let off = extract(&page, &HeuristicConfig::default());
+        let off = extract(&page, &uncarded());
         assert!(off.text.contains("Hüttenwirt erzählt"), "{}", off.text);
     }
 
@@ -194,6 +201,6 @@ mod tests {
         );
         assert!(super::with_card_links(&lone, &config).is_none());
         // Off: the page is used as it is.
-        assert!(super::with_card_links(&page, &HeuristicConfig::default()).is_none());
+        assert!(super::with_card_links(&page, &uncarded()).is_none());
     }
 }
