@@ -170,19 +170,53 @@ fn cascade(
     // only if it writes that first line too: the content's own wrappers, unmarked, hold
     // it; a login panel, a comment form or a related list the vocabulary had marked
     // does not.
-    let (mut best, story, headed) = extract_pass(page, config, template, Marks::All);
-    let story = story.filter(|_| config.retry_keeps_story);
+    let first = extract_pass(page, config, template, Marks::All);
+    let headed = first.headed;
+    let story = first.story.filter(|_| config.retry_keeps_story);
+    // With `retry_outside_marks`, what the first pass marked (tags, roles, vocabulary),
+    // when it answered at all: the retry without any marks may not answer mostly with
+    // text that both the first pass and the tag-and-role pass marked (a sidebar, a comment form, a
+    // share box around a post of a few lines). Text only the vocabulary marked stays
+    // open to it (an article's own wrapper with a boilerplate-sounding name).
+    let first_marked = Some(first.marked)
+        .filter(|m| config.retry_outside_marks && !m.is_empty() && first.out.kept_words > 0);
+    let mut structural_marked = Vec::new();
+    let mut best = first.out;
     for marks in [Marks::Structural, Marks::Off] {
         if best.kept_words >= config.retry_below_words as u64 {
             break;
         }
-        let (next, _, _) = extract_pass(page, config, template, marks);
+        let next = extract_pass(page, config, template, marks);
+        if marks == Marks::Structural && first_marked.is_some() {
+            structural_marked = next.marked;
+        }
+        let next = next.out;
         let keeps_story = story.is_none_or(|b| next.text.contains(&page.blocks[b].text[..]));
-        if next.kept_words > best.kept_words && keeps_story {
+        let outside_marks = marks != Marks::Off
+            || first_marked.as_ref().is_none_or(|m| {
+                structural_marked.is_empty()
+                    || mostly_unmarked(page, &[m, &structural_marked], &next.blocks)
+            });
+        if next.kept_words > best.kept_words && keeps_story && outside_marks {
             best = next;
         }
     }
     (best, headed)
+}
+
+/// Whether at most half of the words of the blocks `written` lie in elements that every
+/// one of `marked` (nearest marks of passes) marks.
+fn mostly_unmarked(page: &PageDom, marked: &[&Vec<dom::ElemId>], written: &[u32]) -> bool {
+    let (inside, all) = written.iter().map(|&b| &page.blocks[b as usize]).fold(
+        (0u64, 0u64),
+        |(inside, all), block| {
+            let w = u64::from(block.words);
+            let e = block.elem as usize;
+            let is_marked = marked.iter().all(|m| m[e] != dom::NO_ELEM);
+            (inside + if is_marked { w } else { 0 }, all + w)
+        },
+    );
+    2 * inside <= all
 }
 
 /// The page's headline line (block index) as the heuristic's headline test picks it with
@@ -223,7 +257,7 @@ fn extract_pass(
     config: &HeuristicConfig,
     template: Option<&[bool]>,
     marks: Marks,
-) -> (Extracted, Option<usize>, bool) {
+) -> PassAnswer {
     let pass = Pass {
         page,
         config,
@@ -237,7 +271,7 @@ fn extract_pass(
         } else {
             "page has no visible text"
         };
-        return (empty(reason), None, false);
+        return PassAnswer::new(empty(reason), None, false);
     }
     // 1-4: content evidence, marks, comments or thread.
     let good = scoring::content_evidence(&pass);
@@ -274,7 +308,7 @@ fn extract_pass(
         layout: &layout,
     };
     let Some(sum) = values.element_sums() else {
-        return (
+        return PassAnswer::new(
             empty("no content block (only short lines, headings and link lists)"),
             None,
             headed.is_some(),
@@ -339,7 +373,36 @@ fn extract_pass(
                 .or_else(|| headline::headline_block(&pass, &marked))
                 .is_some_and(|h| headline::lines_under(&pass, &marked, &st, h).contains(&i))
     });
-    (out, story, headed.is_some())
+    let mut answer = PassAnswer::new(out, story, headed.is_some());
+    if config.retry_outside_marks && (short || marks == Marks::Structural) {
+        answer.marked = marked.clone();
+    }
+    answer
+}
+
+/// One pass's answer and what the cascade asks of the first pass.
+struct PassAnswer {
+    out: Extracted,
+    /// The answer's first written line when it is one of the lines right under the
+    /// page's headline (asked only of a short first answer).
+    story: Option<usize>,
+    /// Whether the pass found a headed article.
+    headed: bool,
+    /// The pass's nearest marks (`marks::nearest_marks`, with dated posts and teaser
+    /// lists), kept with `retry_outside_marks` for a short first answer and the
+    /// tag-and-role pass (the cascade asks them); else empty.
+    marked: Vec<dom::ElemId>,
+}
+
+impl PassAnswer {
+    fn new(out: Extracted, story: Option<usize>, headed: bool) -> Self {
+        PassAnswer {
+            out,
+            story,
+            headed,
+            marked: Vec::new(),
+        }
+    }
 }
 
 /// An empty answer with its reason.
