@@ -177,6 +177,20 @@ fn split_missed<'p, 'a>(
     if inside.len() < MIN_LAYOUT_PAGES || outside.is_empty() {
         return None;
     }
+    let out = split_pair(inside, outside, None, Some(glob), opts)?;
+    distinct(&out, opts).then_some(out)
+}
+
+/// Two rules: one for the pages `inside` (under `prefix` or `glob`), then one with no
+/// path condition for the pages `outside`, when each group has an XPath that selects its
+/// text on `min_share` of its pages.
+fn split_pair<'p, 'a>(
+    inside: Vec<&'p PageData<'a>>,
+    outside: Vec<&'p PageData<'a>>,
+    prefix: Option<String>,
+    glob: Option<String>,
+    opts: &SuggestOptions,
+) -> Option<Vec<Layout<'p, 'a>>> {
     let a = choose(&inside, opts)?;
     let b = choose(&outside, opts)?;
     if share(&a, inside.len(), opts) < opts.min_share
@@ -184,10 +198,10 @@ fn split_missed<'p, 'a>(
     {
         return None;
     }
-    let out = vec![
+    Some(vec![
         Layout {
-            prefix: None,
-            glob: Some(glob),
+            prefix,
+            glob,
             pages: inside,
             choice: a,
         },
@@ -197,8 +211,7 @@ fn split_missed<'p, 'a>(
             pages: outside,
             choice: b,
         },
-    ];
-    distinct(&out, opts).then_some(out)
+    ])
 }
 
 /// The rules of a site, or why none can be drafted with confidence.
@@ -220,25 +233,8 @@ pub(super) fn layouts<'p, 'a>(
                     let (inside, outside): (Vec<_>, Vec<_>) = pages
                         .iter()
                         .partition(|p| first_dir(&p.path).as_ref() == Some(&dir));
-                    if let (Some(a), Some(b)) = (choose(&inside, opts), choose(&outside, opts)) {
-                        if share(&a, inside.len(), opts) >= opts.min_share
-                            && share(&b, outside.len(), opts) >= opts.min_share
-                        {
-                            return Ok(vec![
-                                Layout {
-                                    prefix: Some(dir),
-                                    glob: None,
-                                    pages: inside,
-                                    choice: a,
-                                },
-                                Layout {
-                                    prefix: None,
-                                    glob: None,
-                                    pages: outside,
-                                    choice: b,
-                                },
-                            ]);
-                        }
+                    if let Some(split) = split_pair(inside, outside, Some(dir), None, opts) {
+                        return Ok(split);
                     }
                 }
             }
