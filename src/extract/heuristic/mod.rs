@@ -141,7 +141,10 @@ pub fn extract_with_template(
     // is taken when it is no longer (reading card text as links is to leave cards out,
     // not to widen the box: a list valued as a rail no longer pulls a wrapper's sum
     // down). Not on other pages: a listing's cards are its text.
-    match stretched_links::with_card_links(page, config).filter(|_| headed) {
+    match headed
+        .then(|| stretched_links::with_card_links(page, config))
+        .flatten()
+    {
         Some(carded) => {
             let traced = explain::passes_traced();
             let (next, _) = cascade(&carded, config, template);

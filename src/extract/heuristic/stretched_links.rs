@@ -7,6 +7,7 @@
 //! Only cards that come in lists count (at least `min_list_items` of one kind).
 
 use super::settings::{STRETCHED_CARD_CLIMB, STRETCHED_CARD_MAX_WORDS};
+use super::tree::{in_subtrees, sum_up};
 use super::HeuristicConfig;
 use crate::extract::dom::{classify, BlockKind, ElemId, PageDom, TagClass, NO_ELEM};
 
@@ -19,16 +20,11 @@ pub(super) fn with_card_links(page: &PageDom, config: &HeuristicConfig) -> Optio
         return None;
     }
     let n = page.elements.len();
-    let mut words = vec![0u64; n];
+    let mut words = vec![0.0; n];
     for b in &page.blocks {
-        words[b.elem as usize] += b.words as u64;
+        words[b.elem as usize] += f64::from(b.words);
     }
-    for e in (0..n).rev() {
-        let parent = page.elements[e].parent;
-        if parent != NO_ELEM {
-            words[parent as usize] += words[e];
-        }
-    }
+    sum_up(page, &mut words);
     // Cards come in lists: a card kind (tag and class, `Element::sig`) counts when at
     // least `min_list_items` cards of it hold an empty link. A lone icon link (a help
     // button beside a product's price, "back to top") makes no card.
@@ -43,24 +39,19 @@ pub(super) fn with_card_links(page: &PageDom, config: &HeuristicConfig) -> Optio
     for &c in &cards {
         *per_kind.entry(page.elements[c as usize].sig).or_default() += 1;
     }
-    let mut card = vec![false; n];
+    let mut is_card = vec![false; n];
     let mut any = false;
     for &c in &cards {
         if per_kind[&page.elements[c as usize].sig] >= config.min_list_items as usize {
-            card[c as usize] = true;
+            is_card[c as usize] = true;
             any = true;
         }
     }
     if !any {
         return None;
     }
-    // Inside a card: the card itself or any descendant (parents come before children).
-    for e in 0..n {
-        let parent = page.elements[e].parent;
-        if parent != NO_ELEM && card[parent as usize] {
-            card[e] = true;
-        }
-    }
+    // Inside a card: the card itself or any descendant.
+    let card = in_subtrees(page, |e| is_card[e]);
     let mut blocks = page.blocks.clone();
     for b in blocks.iter_mut().filter(|b| card[b.elem as usize]) {
         b.link_words = b.words;
@@ -93,10 +84,10 @@ pub(super) fn with_card_links(page: &PageDom, config: &HeuristicConfig) -> Optio
 /// text its nearest ancestor with some (within [`STRETCHED_CARD_CLIMB`] levels), if that
 /// holds at most [`STRETCHED_CARD_MAX_WORDS`] words and is no paragraph or heading (an
 /// empty anchor inside running text is no card).
-fn card_of(page: &PageDom, words: &[u64], link: ElemId) -> Option<ElemId> {
+fn card_of(page: &PageDom, words: &[f64], link: ElemId) -> Option<ElemId> {
     let mut e = link;
     for _ in 0..STRETCHED_CARD_CLIMB {
-        if words[e as usize] > 0 {
+        if words[e as usize] > 0.0 {
             break;
         }
         let parent = page.elements[e as usize].parent;
@@ -111,7 +102,7 @@ fn card_of(page: &PageDom, words: &[u64], link: ElemId) -> Option<ElemId> {
         classify(tag),
         TagClass::Block(BlockKind::Paragraph | BlockKind::Heading(_))
     );
-    (w > 0 && w <= STRETCHED_CARD_MAX_WORDS && !running_text).then_some(e)
+    (w > 0.0 && w <= STRETCHED_CARD_MAX_WORDS as f64 && !running_text).then_some(e)
 }
 
 #[cfg(test)]
