@@ -429,6 +429,46 @@ pub(super) fn without_written_labels<'a>(
         .collect()
 }
 
+/// The written blocks without the section headings that title a box of links left out
+/// inside the text: a heading, not the last written line, whose following blocks up to
+/// the next written one were left out and hold at least two links that carry at least
+/// half of their words ("Mehr zum Thema", "Related posts" over a list of other
+/// stories, between two parts of the text). A heading over a section the text goes on
+/// with has that section written right after it. Only with `drop_headings_over_links`.
+pub(super) fn without_headings_over_links<'a>(
+    pass: &Pass,
+    written: Vec<(usize, &'a Block)>,
+) -> Vec<(usize, &'a Block)> {
+    if !pass.config.drop_headings_over_links {
+        return written;
+    }
+    let blocks = &pass.page.blocks;
+    let over_links = |j: usize| {
+        let (h, b) = written[j];
+        let Some(&(next, _)) = written.get(j + 1) else {
+            return false;
+        };
+        if j == 0
+            || b.kind == BlockKind::Heading(1)
+            || !is_dangling_heading(b, pass.config)
+            || next <= h + 1
+        {
+            return false;
+        }
+        let gap = &blocks[h + 1..next];
+        let words: u32 = gap.iter().map(|g| g.words).sum();
+        let link_words: u32 = gap.iter().map(|g| g.link_words).sum();
+        let links: u32 = gap.iter().map(|g| g.links).sum();
+        links >= 2 && 2 * link_words >= words
+    };
+    let drop: Vec<bool> = (0..written.len()).map(over_links).collect();
+    written
+        .into_iter()
+        .zip(drop)
+        .filter_map(|(w, d)| (!d).then_some(w))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{headed_page, page_ending_with as page, run, run_without, ARTICLE};
@@ -490,6 +530,36 @@ mod tests {
         assert!(out.text.contains("with the whole town\n"), "{}", out.text);
         assert!(out.text.contains("Part 2."), "{}", out.text);
         assert!(!out.text.contains("You might like"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_heading_over_links_left_out_inside_the_text_goes() {
+        let html = page(
+            "<div class=box><h3>More on the harbour</h3><ul>\
+             <li><a href=/1>The ferry was late again on Monday</a></li>\
+             <li><a href=/2>New cranes for the quay</a></li></ul></div>\
+             <p>The harbour master thanked the crane drivers after the lift.</p>",
+        );
+        let without = run_without(&html, |c| c.drop_headings_over_links = false);
+        assert!(without.contains("More on the harbour\n"), "{without}");
+        let out = run(&html).text;
+        assert!(!out.contains("More on the harbour"), "{out}");
+        assert!(out.contains("Second.\nThe harbour master thanked"), "{out}");
+    }
+
+    #[test]
+    fn a_heading_over_its_own_section_stays() {
+        // Over one linked photo, and over a paragraph with two links in it: the text goes
+        // on under the heading.
+        let html = page(
+            "<h3>The crane</h3><p><a href=/photo>Photo of the crane at the quay</a></p>\
+             <p>The crane came from <a href=/r>Rotterdam</a> by barge and was set up in a day.</p>\
+             <h3>The ferry</h3><p>It was lifted <a href=/a>at dawn</a>, <a href=/b>before the tide</a>, \
+             and set down on the quay by noon without a scratch on its old hull.</p>",
+        );
+        let out = run(&html).text;
+        assert!(out.contains("The crane\n"), "{out}");
+        assert!(out.contains("The ferry\nIt was lifted"), "{out}");
     }
 
     #[test]
