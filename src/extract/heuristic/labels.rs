@@ -12,6 +12,10 @@
 //! ([`article_edges`](super::article_edges)): what follows it is other stories' teasers,
 //! share buttons or widgets, whose few long lines the other tail tests keep.
 //!
+//! Inside the text, a section heading whose following blocks up to the next written line
+//! were all left out as links ([`without_headings_over_links`]) titles a box of other
+//! stories set between two parts of the text ("Mehr zum Thema", "Related"): it goes too.
+//!
 //! Lines that are interface wherever they stand (advertisement labels, text-size
 //! controls, photo credits) are in [`interface_lines`](super::interface_lines).
 
