@@ -4,7 +4,8 @@
 //! its own rule (by directory, `path_prefix`, or by path pattern, `path_glob`), and refuses
 //! (writing nothing) when it has too few pages. Smaller invented sites of their own
 //! (`fixtures/suggest-*/`) hold one case each: a lead outside the body's element, a
-//! labelled read-also line inside it, a headline the answers keep on some pages only.
+//! labelled read-also line inside it, a caption among the paragraphs it selects, a
+//! headline the answers keep on some pages only.
 
 mod common;
 use common::*;
@@ -401,4 +402,34 @@ fn a_headline_the_answers_keep_on_some_pages_joins_the_content_on_all() {
     let body = yaml.find("- \"//div[@class='story-text']\"").expect(&yaml);
     assert!(head < body, "{yaml}");
     assert!(yaml.contains("thresher's answer has it on 2"), "{yaml}");
+}
+
+#[test]
+fn a_caption_among_the_selected_paragraphs_is_removed_by_its_class() {
+    // `fixtures/suggest-caption/`: the content XPath selects the body's paragraphs one by
+    // one, and one of them is a `<p class="caption">` the cascade leaves out on every
+    // page. Its text differs per page, so no label names it; its class does.
+    let dir = tempfile::tempdir().unwrap();
+    let (manifest, yaml) = drafted("suggest-caption", dir.path(), "caption.example.yaml");
+    assert!(
+        yaml.contains("- \"//div[@class='story-body']//p\""),
+        "{yaml}"
+    );
+    assert!(yaml.contains("- \"//p[@class='caption']\""), "{yaml}");
+    let rules = dir.path().display().to_string();
+    let test = run(&["rules", "test", &rules]);
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
+    let extracted = run(&["extract", "--rules", &rules, "--manifest", &manifest]);
+    let stdout = String::from_utf8_lossy(&extracted.stdout);
+    for line in stdout.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(
+            record["method"].as_str().unwrap().starts_with("rule"),
+            "{record}"
+        );
+        let text = record["text"].as_str().unwrap();
+        assert!(!text.contains("(Photo:"), "{text}");
+        assert_eq!(text.lines().count(), 4, "{text}");
+    }
 }
