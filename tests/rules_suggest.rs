@@ -401,7 +401,7 @@ fn a_headline_the_answers_keep_on_some_pages_joins_the_content_on_all() {
     let head = yaml.find("- \"//div[@class='title-line']\"").expect(&yaml);
     let body = yaml.find("- \"//div[@class='story-text']\"").expect(&yaml);
     assert!(head < body, "{yaml}");
-    assert!(yaml.contains("thresher's answer has it on 2"), "{yaml}");
+    assert!(yaml.contains("in thresher's answer on 2"), "{yaml}");
 }
 
 #[test]

@@ -249,8 +249,12 @@ pub fn draft(host: &str, pages: &[SitePage], opts: &SuggestOptions) -> Result<Dr
                 Commented {
                     xpath: piece.xpath.clone(),
                     comment: format!(
-                        "{}, outside the text's element, on {} of {n} pages; thresher's answer has it on {}",
-                        if piece.headline { "the headline" } else { "a line of each page's own" },
+                        "{}, outside the text's element: on {} of {n} pages, in thresher's answer on {}",
+                        if piece.headline {
+                            "the headline"
+                        } else {
+                            "a line of the page's own (its text differs from page to page)"
+                        },
                         piece.present,
                         piece.kept
                     ),
