@@ -4,7 +4,8 @@
 //! its own rule (by directory, `path_prefix`, or by path pattern, `path_glob`), and refuses
 //! (writing nothing) when it has too few pages. Smaller invented sites of their own
 //! (`fixtures/suggest-*/`) hold one case each: a lead outside the body's element, a
-//! labelled read-also line inside it.
+//! labelled read-also line inside it, a caption among the paragraphs it selects, a
+//! headline the answers keep on some pages only.
 
 mod common;
 use common::*;
@@ -340,5 +341,95 @@ fn a_labelled_read_also_line_inside_the_body_is_removed_by_its_label() {
         assert!(!text.contains("Read also"), "{text}");
         // The paragraphs before and after the line are both kept.
         assert_eq!(text.lines().count(), 5, "{text}");
+    }
+}
+
+#[test]
+fn a_headline_the_answers_keep_on_some_pages_joins_the_content_on_all() {
+    // `fixtures/suggest-headline/`: the headline sits in a `<div class="title-line">`
+    // above a share box and the body. The answers given keep it on two of the four
+    // pages (the cascade decides that page by page); its text is each page's own, so
+    // the draft names it as a content XPath of its own, before the body, and the rule
+    // keeps it on every page, the pages whose answers left it out too.
+    use thresher::extract::dom::parse_page;
+    use thresher::extract::rules::suggest::{draft, render, SitePage, SuggestOptions};
+    use thresher::extract::Extracted;
+    let dir = root().join("fixtures/suggest-headline");
+    let pages: Vec<SitePage> = (1..=4)
+        .map(|n| {
+            let html = std::fs::read_to_string(dir.join(format!("story-{n}.html"))).unwrap();
+            let parsed = parse_page(&html);
+            let blocks: Vec<u32> = parsed
+                .dom
+                .blocks
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| {
+                    // The body's paragraphs, and the headline on the first two pages.
+                    b.text.split_whitespace().count() > 15
+                        || (n <= 2 && html.contains(&format!("\"title-line\">{}<", b.text.trim())))
+                })
+                .map(|(i, _)| i as u32)
+                .collect();
+            let text: Vec<&str> = blocks
+                .iter()
+                .map(|&i| parsed.dom.blocks[i as usize].text.as_str())
+                .collect();
+            let text = text.join("\n");
+            let answer = Extracted {
+                kept_words: text.split_whitespace().count() as u64,
+                text,
+                blocks,
+                ..Default::default()
+            };
+            SitePage {
+                url: format!("http://headline.example/news/story-{n}.html"),
+                parsed,
+                heuristic: answer.clone(),
+                answer,
+                method: "inbreeding+heuristic".into(),
+            }
+        })
+        .collect();
+    let headlines = pages
+        .iter()
+        .filter(|p| p.answer.text.starts_with("The river") || p.answer.text.starts_with("A new"))
+        .count();
+    assert_eq!(headlines, 2, "the answers keep the headline on two pages");
+    let d = draft("headline.example", &pages, &SuggestOptions::default()).expect("a draft");
+    let yaml = render(&d, &[]);
+    let head = yaml.find("- \"//div[@class='title-line']\"").expect(&yaml);
+    let body = yaml.find("- \"//div[@class='story-text']\"").expect(&yaml);
+    assert!(head < body, "{yaml}");
+    assert!(yaml.contains("in thresher's answer on 2"), "{yaml}");
+}
+
+#[test]
+fn a_caption_among_the_selected_paragraphs_is_removed_by_its_class() {
+    // `fixtures/suggest-caption/`: the content XPath selects the body's paragraphs one by
+    // one, and one of them is a `<p class="caption">` the cascade leaves out on every
+    // page. Its text differs per page, so no label names it; its class does.
+    let dir = tempfile::tempdir().unwrap();
+    let (manifest, yaml) = drafted("suggest-caption", dir.path(), "caption.example.yaml");
+    assert!(
+        yaml.contains("- \"//div[@class='story-body']//p\""),
+        "{yaml}"
+    );
+    assert!(yaml.contains("- \"//p[@class='caption']\""), "{yaml}");
+    let rules = dir.path().display().to_string();
+    let test = run(&["rules", "test", &rules]);
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
+    let extracted = run(&["extract", "--rules", &rules, "--manifest", &manifest]);
+    let stdout = String::from_utf8_lossy(&extracted.stdout);
+    for line in stdout.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(
+            record["method"].as_str().unwrap().starts_with("rule"),
+            "{record}"
+        );
+        let text = record["text"].as_str().unwrap();
+        assert!(!text.contains("(Photo:"), "{text}");
+        assert_eq!(text.lines().count(), 4, "{text}");
     }
 }

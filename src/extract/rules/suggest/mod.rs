@@ -4,7 +4,9 @@
 //! html5ever tree (`align.rs`); the elements holding it become XPaths in the form a
 //! person writes (`steps.rs`, `candidates.rs`); the XPath set that selects the text on
 //! the most pages wins, one rule per layout when the pages need more than one
-//! (`layouts.rs`); template blocks inside it that the cross-page answer and the heuristic
+//! (`layouts.rs`); the headline and other short pieces of each page's own text outside
+//! that element, which the answer keeps on some of the pages, join it (`pieces.rs`);
+//! template blocks inside it that the cross-page answer and the heuristic
 //! both leave out become `remove` XPaths (`remove.rs`); `title` and `date` come from one
 //! place when the pages agree (`fields.rs`). The draft then goes through the rule engine
 //! itself (`check.rs`): its comments give the pages where it selected the text as a run
@@ -20,6 +22,7 @@ mod fields;
 mod labels;
 mod layouts;
 mod path_shapes;
+mod pieces;
 mod remove;
 mod select;
 mod snippets;
@@ -236,25 +239,28 @@ pub fn draft(host: &str, pages: &[SitePage], opts: &SuggestOptions) -> Result<Dr
                 comment,
             });
         }
-        // The headline above the article's element, which the answer starts with.
-        let min_pages = (opts.min_share * n as f64).ceil() as usize;
+        // The headline and other pieces of the page's own text outside the text's
+        // element, which the answer has on some pages.
         let mut plans = plans;
-        let head = fields::headline(&l.pages, &plans, min_pages)
-            .and_then(|f| Plan::compile(&f.xpath).map(|p| (f, p)));
-        if let Some((f, _)) = &head {
+        let own = pieces::pieces(&l.pages, &plans);
+        for (k, piece) in own.iter().enumerate() {
             content.insert(
-                0,
+                k,
                 Commented {
-                    xpath: f.xpath.clone(),
+                    xpath: piece.xpath.clone(),
                     comment: format!(
-                        "the headline, outside the text's element, that thresher's answer has on {} of {n} pages",
-                        f.pages
+                        "{}, outside the text's element: on {} of {n} pages, in thresher's answer on {}",
+                        if piece.headline {
+                            "the headline"
+                        } else {
+                            "a line of the page's own (its text differs from page to page)"
+                        },
+                        piece.present,
+                        piece.kept
                     ),
                 },
             );
-        }
-        if let Some((_, p)) = &head {
-            plans.insert(0, p);
+            plans.insert(k, &piece.plan);
         }
         let rem = remove::removals(&l.pages, &plans);
         let remove: Vec<Commented> = rem

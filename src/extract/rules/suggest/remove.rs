@@ -2,10 +2,12 @@
 //! answer and the local heuristic agree are not the page's own. On each page, an element
 //! inside the content holding visible text and none of the cascade's answer is a
 //! candidate when the heuristic dropped it too, or when the same text sits inside the
-//! content of another page (a repeated "share this" line, a promotion box). Its stable
-//! steps become XPaths, and so do its leading words where they start such lines on
-//! several pages (`labels.rs`: "Read also: …", also on whole pieces the content XPaths
-//! select, such as one `<p>` of `//div[@class='text']//p`); one is kept when cutting it
+//! content of another page (a repeated "share this" line, a promotion box); so is a whole
+//! piece the content XPaths select, such as one `<p>` of `//div[@class='text']//p`. Its
+//! stable steps become XPaths (the photo captions `//p[@class='caption']` among the
+//! body's paragraphs; a step naming the body's paragraphs too cuts the answer and is
+//! refused), and so do its leading words where they start such lines on several pages
+//! (`labels.rs`: "Read also: …"); one is kept when cutting it
 //! improves at least [`MIN_REMOVE_PAGES`] pages, cuts answer text on none and raises the
 //! pages' F1 against the answer.
 
@@ -92,13 +94,10 @@ fn foreign_pieces(page: &PageData, ranges: &[(u32, u32)]) -> Vec<u32> {
         .collect()
 }
 
-/// A foreign element of a page: its index, its text key, and whether it is a whole
-/// piece the content selects (named by its label only: its own steps would name the
-/// content's pieces).
+/// A foreign element of a page: its index and its text key.
 struct Foreign {
     i: u32,
     key: String,
-    piece: bool,
 }
 
 /// Choose `remove` XPaths for `content` on `pages`.
@@ -112,14 +111,12 @@ pub(super) fn removals(pages: &[&PageData], content: &[&Plan]) -> Vec<Removal> {
             foreign.push(Vec::new());
             continue;
         };
-        let inside = foreign_elements(p, &ranges).into_iter().map(|i| (i, false));
-        let pieces = foreign_pieces(p, &ranges).into_iter().map(|i| (i, true));
-        let els: Vec<Foreign> = inside
-            .chain(pieces)
-            .map(|(i, piece)| Foreign {
+        let els: Vec<Foreign> = foreign_elements(p, &ranges)
+            .into_iter()
+            .chain(foreign_pieces(p, &ranges))
+            .map(|i| Foreign {
                 i,
                 key: text_key(p, i),
-                piece,
             })
             .collect();
         for f in &els {
@@ -139,11 +136,9 @@ pub(super) fn removals(pages: &[&PageData], content: &[&Plan]) -> Vec<Removal> {
             if !(shared || heuristic_dropped) {
                 continue;
             }
-            if !f.piece {
-                for s in own_steps(&p.arena, f.i) {
-                    let e = exprs.entry(format!("//{}", s.text)).or_insert(s.cost);
-                    *e = (*e).min(s.cost);
-                }
+            for s in own_steps(&p.arena, f.i) {
+                let e = exprs.entry(format!("//{}", s.text)).or_insert(s.cost);
+                *e = (*e).min(s.cost);
             }
             for l in labels::labels(&p.arena, f.i) {
                 if let Some(x) = labels::xpath(&p.arena, f.i, &l) {
