@@ -1,7 +1,8 @@
 //! `thresher extract` on hand-written blog and short-news pages (fixtures/blogs: German,
 //! Spanish): a post's paragraphs are kept and the titles of "recommended" and "most read"
 //! boxes whose links were left out are dropped (at the text's end and between two of its
-//! parts: German, French), and a short news item is kept, its menu
+//! parts: German, French), publication stamps on lines of their own at the text's edges
+//! are dropped (German, Spanish), and a short news item is kept, its menu
 //! dropped, on a page whose login panels outweigh it (the cascade's retries run there).
 
 mod common;

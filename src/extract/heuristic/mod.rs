@@ -63,6 +63,7 @@
 mod article_edges;
 mod cleanup;
 mod comment_headings;
+mod date_lines;
 mod dated_posts;
 mod explain;
 mod features;
@@ -364,6 +365,7 @@ fn extract_pass(
     explain::end_pass(&pass, &values, &decisions, &kept, (first, end), end_cut);
     let written = labels::without_written_labels(config, &kept[first..end]);
     let written = labels::without_headings_over_links(&pass, written);
+    let written = date_lines::without_date_lines(config, written);
     let mut out = cleanup::write_out(&written);
     follow_lines::trim_last_block(config, &mut out, written.last().map(|&(_, b)| b));
     // The story this pass wrote: its first written line, when that is one of the lines

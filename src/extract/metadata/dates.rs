@@ -117,6 +117,8 @@ enum Tok {
     Of,
     /// Another word.
     Word,
+    /// `am`, `pm`, `Uhr`, `h` (after a time of day: `6:46 PM`, `10:27 Uhr`).
+    TimeMark,
     /// 年, 月, 日 / 号 (CJK date markers; Korean 년, 월, 일 are read as them).
     Cjk(char),
     /// A separator character that may sit inside a date.
@@ -157,6 +159,7 @@ fn tokenize(text: &str) -> Vec<Tok> {
                 None => match w.as_str() {
                     "st" | "nd" | "rd" | "th" => Tok::Ordinal,
                     "de" | "del" => Tok::Of,
+                    "am" | "pm" | "AM" | "PM" | "Uhr" | "uhr" | "h" => Tok::TimeMark,
                     "년" => Tok::Cjk('年'),
                     "월" => Tok::Cjk('月'),
                     "일" => Tok::Cjk('日'),
@@ -300,6 +303,16 @@ fn date_at(toks: &[Tok], i: usize, day_first: bool) -> Option<NaiveDate> {
 /// English pages, month first).
 pub fn find_in_text(text: &str, day_first: bool) -> Option<NaiveDate> {
     all_in_text(text, day_first).next()
+}
+
+/// The words of `text` other than its numbers and the words dates and times are
+/// written with (month names, `de`, ordinal suffixes, `am`/`pm`/`Uhr`), when `text`
+/// holds a date: "Aktualisiert: 11.04.2020, 10:27" has one, "22 de abril de 2022 6:46 PM"
+/// none. `None` when it holds no date.
+pub fn words_beside_date(text: &str, day_first: bool) -> Option<usize> {
+    let toks = tokenize(text);
+    (0..toks.len()).find_map(|i| date_at(&toks, i, day_first))?;
+    Some(toks.iter().filter(|t| **t == Tok::Word).count())
 }
 
 /// Every date written in `text`, in order.
