@@ -2,13 +2,14 @@
 //! or under the article in an element of its own ("23.10.2018", "Aktualisiert:
 //! 11.04.2020, 10:27", "22 de abril de 2022 6:46 PM", "Last updated: 13 July 2020"). It
 //! says when the page was published, which the record carries as `published`; it is no
-//! line of the text, and annotators leave it out. Inside the text, a dated line is the
-//! text's own (a diary's entries, a timeline): only the first and last
+//! line of the text, and annotators leave it out. Only the first and last
 //! [`DATE_LINE_EDGE`] written lines are looked at.
 //!
-//! A date line holds a date with a year (`metadata::dates`, in the month names of some
-//! forty languages) and at most [`DATE_LINE_MAX_WORDS`] other words (a label such as
-//! "Updated", a weekday, a time zone), on one line.
+//! A date line holds a date with a year (`metadata::dates`: numeric dates, and month
+//! names in the twenty-odd languages of `metadata::months`) and at most
+//! [`DATE_LINE_MAX_WORDS`] other words (a label such as "Updated", a weekday, a time
+//! zone), on one line. Inside the text, a dated line means the text's dates are its own
+//! (a thread's posts, a diary's entries, a timeline): then no date line goes.
 
 use super::settings::{HeuristicConfig, DATE_LINE_EDGE, DATE_LINE_MAX_WORDS};
 use crate::extract::dom::Block;
@@ -29,7 +30,7 @@ pub(super) fn without_date_lines<'a>(
         return written;
     }
     let edge = |k: usize| k < DATE_LINE_EDGE || k >= n - DATE_LINE_EDGE;
-    let dated: Vec<bool> = written.iter().map(|(_, b)| is_date_line(b)).collect();
+    let dated: Vec<bool> = written.iter().map(|(_, b)| is_date_text(&b.text)).collect();
     if (0..n).any(|k| dated[k] && !edge(k)) {
         return written;
     }
@@ -38,11 +39,6 @@ pub(super) fn without_date_lines<'a>(
         .zip(dated)
         .filter_map(|(w, d)| (!d).then_some(w))
         .collect()
-}
-
-/// Whether a block is a date line ([`is_date_text`]).
-fn is_date_line(b: &Block) -> bool {
-    is_date_text(&b.text)
 }
 
 /// Whether `text` is one short line holding a date and at most [`DATE_LINE_MAX_WORDS`]

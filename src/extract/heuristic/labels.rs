@@ -434,11 +434,13 @@ pub(super) fn without_written_labels<'a>(
 }
 
 /// The written blocks without the section headings that title a box of links left out
-/// inside the text: a heading, not the last written line, whose following blocks up to
-/// the next written one were left out and hold at least two links that carry at least
-/// half of their words ("Mehr zum Thema", "Related posts" over a list of other
-/// stories, between two parts of the text). A heading over a section the text goes on
-/// with has that section written right after it. Only with `drop_headings_over_links`.
+/// inside the text: a heading, neither the first nor the last written line nor an
+/// `<h1>`, whose following blocks up to the next written one were left out and hold at
+/// least two links that carry at least half of their words ("Mehr zum Thema", "Related
+/// posts" over a list of other stories, between two parts of the text). A heading over
+/// a section the text goes on with has that section written right after it; the first
+/// written line may be a deck over share links, and an `<h1>` a post's headline under
+/// its blog's title. Only with `drop_headings_over_links`.
 pub(super) fn without_headings_over_links<'a>(
     pass: &Pass,
     written: Vec<(usize, &'a Block)>,
