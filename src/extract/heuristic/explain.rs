@@ -2,8 +2,10 @@
 //! has chosen its blocks, say for each block of the page why it was left out — the first
 //! of `cleanup::kept_blocks`' tests it fails (template, rail, outside the container,
 //! inside a marked element, link density), or trimmed as leading chrome, or dropped as
-//! thread-post chrome — with the block's value in the pass. Runs only when a trace is
-//! being recorded; it reads the pass's final state and decides nothing.
+//! thread-post chrome, or dropped by one of the tests on the written lines
+//! ([`written_drops`]: labels and credits, box titles, date stamps) — with the block's
+//! value in the pass. Runs only when a trace is being recorded; it reads the pass's
+//! final state and decides nothing.
 
 use std::collections::HashSet;
 
@@ -157,6 +159,38 @@ pub(super) fn end_pass(
             p.kept_words = kept_words;
             p.container = Some(container);
             p.blocks = blocks;
+        }
+    });
+}
+
+/// The lines of `before` that a test on the written lines left out of `after` get that
+/// test's reason (`kind`, `label`), and their words leave the pass's count.
+pub(super) fn written_drops(
+    before: &[(usize, &Block)],
+    after: &[(usize, &Block)],
+    kind: &'static str,
+    label: &str,
+) {
+    if !trace::enabled() || before.len() == after.len() {
+        return;
+    }
+    let still: HashSet<usize> = after.iter().map(|&(i, _)| i).collect();
+    let gone: Vec<(usize, u64)> = before
+        .iter()
+        .filter(|(i, _)| !still.contains(i))
+        .map(|&(i, b)| (i, b.words as u64))
+        .collect();
+    trace::record(|t| {
+        if let Some(p) = t.passes.last_mut() {
+            for &(i, words) in &gone {
+                if let Some(block) = p.blocks.get_mut(i) {
+                    block.1 = Some(Reason {
+                        kind,
+                        label: label.to_string(),
+                    });
+                    p.kept_words = p.kept_words.saturating_sub(words);
+                }
+            }
         }
     });
 }

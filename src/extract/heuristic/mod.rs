@@ -363,9 +363,28 @@ fn extract_pass(
         (with_lead, end + n)
     };
     explain::end_pass(&pass, &values, &decisions, &kept, (first, end), end_cut);
-    let written = labels::without_written_labels(config, &kept[first..end]);
-    let written = labels::without_headings_over_links(&pass, written);
-    let written = date_lines::without_date_lines(config, written);
+    let body = &kept[first..end];
+    let written = labels::without_written_labels(config, body);
+    explain::written_drops(
+        body,
+        &written,
+        "label",
+        "a label or credit line (drop_credit_lines, drop_closing_labels)",
+    );
+    let titled = labels::without_headings_over_links(&pass, written.clone());
+    explain::written_drops(
+        &written,
+        &titled,
+        "box-title",
+        "the title of a box of links left out inside the text (drop_headings_over_links)",
+    );
+    let written = date_lines::without_date_lines(config, titled.clone());
+    explain::written_drops(
+        &titled,
+        &written,
+        "date",
+        "a date stamp at the text's edges (drop_date_lines)",
+    );
     let mut out = cleanup::write_out(&written);
     follow_lines::trim_last_block(config, &mut out, written.last().map(|&(_, b)| b));
     // The story this pass wrote: its first written line, when that is one of the lines
