@@ -23,21 +23,21 @@ const DATE_LINE_MAX_CHARS: usize = 80;
 /// a thread's posts or a diary's entries are the text's). Only with `drop_date_lines`.
 pub(super) fn without_date_lines<'a>(
     config: &HeuristicConfig,
-    written: Vec<(usize, &'a Block)>,
+    written: &[(usize, &'a Block)],
 ) -> Vec<(usize, &'a Block)> {
     let n = written.len();
     if !config.drop_date_lines || n <= DATE_LINE_EDGE {
-        return written;
+        return written.to_vec();
     }
     let edge = |k: usize| k < DATE_LINE_EDGE || k >= n - DATE_LINE_EDGE;
     let dated: Vec<bool> = written.iter().map(|(_, b)| is_date_text(&b.text)).collect();
     if (0..n).any(|k| dated[k] && !edge(k)) {
-        return written;
+        return written.to_vec();
     }
     written
-        .into_iter()
+        .iter()
         .zip(dated)
-        .filter_map(|(w, d)| (!d).then_some(w))
+        .filter_map(|(&w, d)| (!d).then_some(w))
         .collect()
 }
 

@@ -443,10 +443,10 @@ pub(super) fn without_written_labels<'a>(
 /// its blog's title. Only with `drop_headings_over_links`.
 pub(super) fn without_headings_over_links<'a>(
     pass: &Pass,
-    written: Vec<(usize, &'a Block)>,
+    written: &[(usize, &'a Block)],
 ) -> Vec<(usize, &'a Block)> {
     if !pass.config.drop_headings_over_links {
-        return written;
+        return written.to_vec();
     }
     let blocks = &pass.page.blocks;
     let over_links = |j: usize| {
@@ -467,11 +467,9 @@ pub(super) fn without_headings_over_links<'a>(
         let links: u32 = gap.iter().map(|g| g.links).sum();
         links >= 2 && 2 * link_words >= words
     };
-    let drop: Vec<bool> = (0..written.len()).map(over_links).collect();
-    written
-        .into_iter()
-        .zip(drop)
-        .filter_map(|(w, d)| (!d).then_some(w))
+    (0..written.len())
+        .filter(|&j| !over_links(j))
+        .map(|j| written[j])
         .collect()
 }
 

@@ -371,14 +371,14 @@ fn extract_pass(
         "label",
         "a label or credit line (drop_credit_lines, drop_closing_labels)",
     );
-    let titled = labels::without_headings_over_links(&pass, written.clone());
+    let titled = labels::without_headings_over_links(&pass, &written);
     explain::written_drops(
         &written,
         &titled,
         "box-title",
         "the title of a box of links left out inside the text (drop_headings_over_links)",
     );
-    let written = date_lines::without_date_lines(config, titled.clone());
+    let written = date_lines::without_date_lines(config, &titled);
     explain::written_drops(
         &titled,
         &written,
