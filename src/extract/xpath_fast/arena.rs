@@ -182,6 +182,14 @@ impl Arena {
         }
     }
 
+    /// Whether one of nodes `a` and `b` holds the other (either way round; a node holds
+    /// itself).
+    pub fn nested(&self, a: u32, b: u32) -> bool {
+        let holds =
+            |outer: u32, inner: u32| outer <= inner && inner < self.nodes[outer as usize].end;
+        holds(a, b) || holds(b, a)
+    }
+
     /// Whether selecting this node means selecting the whole page: the root, the root
     /// element, or `body` right under it (as `rules::is_whole_document`).
     pub fn is_whole_document(&self, i: u32) -> bool {

@@ -164,14 +164,10 @@ fn starting_points(page: &PageData) -> Vec<u32> {
 /// the drafting pages' F1 (`layouts::choose`).
 fn outside_pieces(page: &PageData, best: u32) -> Vec<u32> {
     let arena = &page.arena;
-    // One element inside the other (either way round).
-    let nested = |a: u32, b: u32| {
-        let within =
-            |outer: u32, inner: u32| outer <= inner && inner < arena.nodes[outer as usize].end;
-        within(a, b) || within(b, a)
-    };
     let mut pieces: Vec<(u64, u32)> = (1..arena.len() as u32)
-        .filter(|&i| arena.name(i).is_some() && !arena.is_whole_document(i) && !nested(i, best))
+        .filter(|&i| {
+            arena.name(i).is_some() && !arena.is_whole_document(i) && !arena.nested(i, best)
+        })
         .filter(|&i| !NOT_CONTENT.contains(&tag(arena, i).as_str()))
         .filter_map(|i| {
             let a = page.map.answer(arena, i);
@@ -185,7 +181,7 @@ fn outside_pieces(page: &PageData, best: u32) -> Vec<u32> {
         if out.len() == OUTSIDE_ELEMENTS {
             break;
         }
-        if !out.iter().any(|&o| nested(o, i)) {
+        if !out.iter().any(|&o| arena.nested(o, i)) {
             out.push(i);
         }
     }

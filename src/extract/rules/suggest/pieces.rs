@@ -55,12 +55,6 @@ pub(super) struct Piece {
     pub(super) headline: bool,
 }
 
-/// Whether `a` and `b` are one inside the other (either way round).
-fn nested(page: &PageData, a: u32, b: u32) -> bool {
-    let end = |i: u32| page.arena.nodes[i as usize].end;
-    (a <= b && b < end(a)) || (b <= a && a < end(b))
-}
-
 /// Whether the cascade's answer holds most of element `i`'s text.
 fn kept_here(page: &PageData, i: u32) -> bool {
     let (a, v) = (
@@ -77,8 +71,8 @@ fn outside(page: &PageData, plan: &Plan, ranges: &[(u32, u32)]) -> Vec<u32> {
     for i in select::nodes(page, plan) {
         if page.arena.is_whole_document(i)
             || in_interface(page, i)
-            || ranges.iter().any(|&(s, _)| nested(page, s, i))
-            || out.iter().any(|&o| nested(page, o, i))
+            || ranges.iter().any(|&(s, _)| page.arena.nested(s, i))
+            || out.iter().any(|&o| page.arena.nested(o, i))
         {
             continue;
         }
@@ -144,7 +138,7 @@ pub(super) fn pieces(pages: &[&PageData], content: &[&Plan]) -> Vec<Piece> {
             if arena.name(i).is_none()
                 || arena.is_whole_document(i)
                 || NOT_PIECE.contains(&tag(arena, i).as_str())
-                || r.iter().any(|&(s, _)| nested(p, s, i))
+                || r.iter().any(|&(s, _)| p.arena.nested(s, i))
                 || !kept_here(p, i)
                 || in_interface(p, i)
             {
@@ -163,6 +157,12 @@ pub(super) fn pieces(pages: &[&PageData], content: &[&Plan]) -> Vec<Piece> {
         }
     }
     cands.entry("//h1".into()).or_insert(2);
+    // The text keys of each page's content elements, asked of every candidate.
+    let held: Vec<HashSet<String>> = pages
+        .iter()
+        .zip(&ranges)
+        .map(|(p, r)| content_keys(p, r))
+        .collect();
     // Scored: (kept, present, cost, xpath, plan, visible characters on all pages).
     let mut scored: Vec<(usize, usize, u32, String, Plan, u64)> = Vec::new();
     for (xpath, cost) in cands {
@@ -171,7 +171,7 @@ pub(super) fn pieces(pages: &[&PageData], content: &[&Plan]) -> Vec<Piece> {
         };
         let (mut kept, mut present, mut fits, mut size) = (0, 0, true, 0u64);
         let mut keys = HashSet::new();
-        for (p, r) in pages.iter().zip(&ranges) {
+        for ((p, r), held) in pages.iter().zip(&ranges).zip(&held) {
             if r.is_empty() {
                 continue;
             }
@@ -186,7 +186,7 @@ pub(super) fn pieces(pages: &[&PageData], content: &[&Plan]) -> Vec<Piece> {
             // bar repeating the headline).
             if v >= body
                 || 2 * link_chars(p, &nodes) > v
-                || (!key.is_empty() && content_keys(p, r).contains(&key))
+                || (!key.is_empty() && held.contains(&key))
             {
                 fits = false;
                 break;
@@ -229,7 +229,7 @@ pub(super) fn pieces(pages: &[&PageData], content: &[&Plan]) -> Vec<Piece> {
         let overlaps = pages.iter().enumerate().any(|(pi, p)| {
             nodes[pi]
                 .iter()
-                .any(|&i| taken[pi].iter().any(|&t| nested(p, t, i)))
+                .any(|&i| taken[pi].iter().any(|&t| p.arena.nested(t, i)))
         });
         if overlaps {
             continue;
