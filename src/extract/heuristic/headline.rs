@@ -94,7 +94,7 @@ pub(super) fn text_under(
     st: &Structures,
     h: usize,
 ) -> Vec<(usize, f64)> {
-    lines_under(pass, marked, st, h)
+    lines_under(pass, marked, st, h, false)
         .into_iter()
         .map(|i| (i, block_value(&pass.page.blocks[i], false, pass.config)))
         .filter(|&(_, v)| v > 0.0)
@@ -108,8 +108,21 @@ pub(super) fn text_under(
 /// link-dense blocks do not use up the window: a share bar ("Print", "Email", "Add to
 /// Digg", … one list item each), a photo credit and a "Related" link list between the
 /// headline and its text are no lines of the page's own.
-pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: usize) -> Vec<usize> {
+pub(super) fn lines_under(
+    pass: &Pass,
+    marked: &[ElemId],
+    st: &Structures,
+    h: usize,
+    in_headline_box: bool,
+) -> Vec<usize> {
     let page = pass.page;
+    // With `in_headline_box`, lines in the marked box that also holds the headline (the
+    // article's own header: `<header>` with the headline and its standfirst) count too.
+    let headline_box = marked[page.blocks[h].elem as usize];
+    let unmarked = |e: ElemId| {
+        marked[e as usize] == NO_ELEM
+            || (in_headline_box && headline_box != NO_ELEM && marked[e as usize] == headline_box)
+    };
     let in_linked_item =
         |e: usize| st.item_group[e] != u32::MAX && st.groups[st.item_group[e] as usize].linked();
     // The headline's own item: text under the same item as an unlinked headline is that
@@ -124,9 +137,7 @@ pub(super) fn lines_under(pass: &Pass, marked: &[ElemId], st: &Structures, h: us
         .take(HEADLINE_SPAN_BLOCKS)
         .filter(|&i| {
             let e = page.blocks[i].elem;
-            marked[e as usize] == NO_ELEM
-                && !pass.is_template(i)
-                && (!in_linked_item(e as usize) || in_own_item(e))
+            unmarked(e) && !pass.is_template(i) && (!in_linked_item(e as usize) || in_own_item(e))
         })
         .take_while(|&i| {
             let b = &page.blocks[i];

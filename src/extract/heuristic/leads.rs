@@ -21,7 +21,8 @@ use super::news_lists;
 use super::settings::{HeuristicConfig, LEAD_DECK_WORDS_DIVISOR, LEAD_HEADING_WORDS_FACTOR};
 use super::structures::Structures;
 use super::Pass;
-use crate::extract::dom::{Block, BlockKind, ElemId};
+use crate::extract::dom::{Block, BlockKind, ElemId, NO_ELEM};
+use crate::extract::metadata::dates;
 
 /// The blocks of the lead to write before the `written` text, in document order (empty
 /// when there is none).
@@ -46,7 +47,13 @@ pub(super) fn lead_above<'a>(
             || matches!(b.kind, BlockKind::Heading(_))
                 && b.words - b.link_words >= LEAD_HEADING_WORDS_FACTOR * config.min_content_words
     };
-    let under = lines_under(pass, marked, st, headed.headline);
+    let under = lines_under(
+        pass,
+        marked,
+        st,
+        headed.headline,
+        config.lead_in_headline_box,
+    );
     let deck = under
         .first()
         .copied()
@@ -56,8 +63,12 @@ pub(super) fn lead_above<'a>(
         .filter(|&i| i < start)
         .map(|i| (i, &page.blocks[i]))
         .filter(|&(i, b)| {
-            (is_lead(b) || deck == Some(i))
-                && !rails[b.elem as usize]
+            let open = marked[b.elem as usize] == NO_ELEM;
+            // In the headline's marked box (`lead_in_headline_box`), no line with a date:
+            // that box also holds the dateline.
+            let lead = (is_lead(b) || deck == Some(i))
+                && (open || dates::find_in_text(&b.text, true).is_none());
+            lead && !rails[b.elem as usize]
                 && link_density(b) <= config.max_link_density
                 && !news_lists::is_dated(&b.text)
                 && !written.iter().any(|(_, w)| w.text == b.text)
@@ -87,7 +98,7 @@ fn is_deck(b: &Block, config: &HeuristicConfig) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{run, ARTICLE};
+    use super::super::tests::{run, run_without, ARTICLE};
     use super::super::{extract, HeuristicConfig};
     use crate::extract::dom::parse;
 
@@ -159,5 +170,24 @@ mod tests {
             let out = run(&page(line));
             assert!(out.text.starts_with(ARTICLE), "{line}: {}", out.text);
         }
+    }
+    #[test]
+    fn a_standfirst_in_the_headline_box_is_written_only_when_asked() {
+        let lead = "The old ferry was lifted out of the harbour by two cranes on Monday morning.";
+        let html = format!(
+            "<html><head><title>Harbour cranes lifted the old ferry out of the water</title></head><body>\
+             <article><header class=article-header><h1>Harbour cranes lifted the old ferry out of the water</h1>\
+             <p class=lead>{lead}</p><div class=byline>By the harbour reporter, 12 May 2021</div></header>\
+             <div class=body><p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p><p>{ARTICLE} Third.</p></div>\
+             </article></body></html>"
+        );
+        // By default the marked header is left out, standfirst and all.
+        let out = run(&html);
+        assert!(out.text.starts_with(ARTICLE), "{}", out.text);
+        // Asked for, the standfirst comes first, and the dated byline beside it stays out.
+        let on = run_without(&html, |c| c.lead_in_headline_box = true);
+        assert!(on.starts_with(lead), "{on}");
+        assert!(!on.contains("harbour reporter"), "{on}");
+        assert!(on.contains("Third."), "{on}");
     }
 }

@@ -396,7 +396,7 @@ fn extract_pass(
             && headed
                 .map(|h| h.headline)
                 .or_else(|| headline::headline_block(&pass, &marked))
-                .is_some_and(|h| headline::lines_under(&pass, &marked, &st, h).contains(&i))
+                .is_some_and(|h| headline::lines_under(&pass, &marked, &st, h, false).contains(&i))
     });
     let mut answer = PassAnswer::new(out, story, headed.is_some());
     if config.retry_outside_marks && (short || marks == Marks::Structural) {

@@ -91,6 +91,10 @@ pub struct HeuristicConfig {
     /// With `lead_above_text`: a heading that is the first line under the headline is the
     /// story's deck (subtitle) and is written first however short (`leads.rs`).
     pub lead_deck: bool,
+    /// With `lead_above_text`: the lead may lie in the marked box that holds the
+    /// headline (an article's `<header>` with its standfirst), not only outside marks
+    /// (`leads.rs`).
+    pub lead_in_headline_box: bool,
     /// When the first pass wrote the paragraph right under the page's headline, a retry
     /// of the cascade (fewer marks) must write it too to replace the answer (`mod.rs`).
     pub retry_keeps_story: bool,
@@ -242,6 +246,7 @@ impl Default for HeuristicConfig {
             lead_above_text: true,
             // On (`leads.rs`, the deck): see ARCHITECTURE.md for the figures.
             lead_deck: true,
+            lead_in_headline_box: false,
             // On (`mod.rs`): see docs/heuristic.md for the figures.
             retry_keeps_story: true,
             // Measured in docs/heuristic.md.
