@@ -12,10 +12,16 @@ pub(super) fn attr_value<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> O
 
 /// Lower-cased `id` and `class` values joined by a space ([`Element::id_class`]).
 ///
+/// A heading's `id` is left out: it is the anchor the page's table of contents links to,
+/// mostly made of the heading's own words (`social-media-video`, `nav_nur_die_folie__1`,
+/// `cc-m-header-12986727425`), so its tokens say nothing of the heading's role, and the
+/// class/id vocabulary read them as boilerplate names (`social`, `nav`, `header`).
+///
 /// [`Element::id_class`]: super::Element::id_class
-pub(super) fn id_class<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> String {
+pub(super) fn id_class<'a>(tag: &str, attr: &impl Fn(&str) -> Option<&'a str>) -> String {
+    let id = attr("id").filter(|_| !is_heading(tag));
+    let class = attr("class");
     // Sized for ASCII values, so that the element's boxed copy needs no reallocation.
-    let (id, class) = (attr("id"), attr("class"));
     let both = usize::from(id.is_some() && class.is_some());
     let mut id_class =
         String::with_capacity(id.map_or(0, str::len) + both + class.map_or(0, str::len));
@@ -26,6 +32,10 @@ pub(super) fn id_class<'a>(attr: &impl Fn(&str) -> Option<&'a str>) -> String {
         push_lowercase(&mut id_class, v);
     }
     id_class
+}
+
+fn is_heading(tag: &str) -> bool {
+    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
 /// Append `v` lower-cased (`str::to_lowercase`) to `out`, without a temporary string
@@ -99,5 +109,21 @@ mod tests {
         assert_eq!(sigs.len(), 3);
         assert_eq!(sigs[0], sigs[1]);
         assert_ne!(sigs[0], sigs[2]);
+    }
+    #[test]
+    fn a_headings_id_is_no_name_of_it() {
+        let page = parse(
+            "<body><div id=site-nav class=menu><h3 id=nav_the_old_ferry__1 class=subheading>The old ferry</h3>\
+             <h2 id=social-media-video>Social media video</h2></div></body>",
+        );
+        let names: Vec<&str> = page.elements.iter().map(|e| &*e.id_class).collect();
+        assert!(names.contains(&"site-nav menu"), "{names:?}");
+        assert!(names.contains(&"subheading"), "{names:?}");
+        assert!(
+            !names
+                .iter()
+                .any(|n| n.contains("social") || n.contains("nav_")),
+            "{names:?}"
+        );
     }
 }

@@ -267,7 +267,7 @@ impl Builder {
             tag: tag.into(),
             parent: self.current,
             end: id + 1,
-            id_class: id_class(attr).into(),
+            id_class: id_class(tag, attr).into(),
             role: role(attr).into(),
             sig: kind_sig(tag, attr("class").unwrap_or("")),
         });

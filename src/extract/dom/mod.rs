@@ -86,7 +86,8 @@ pub struct Element {
     pub parent: ElemId,
     /// One past the index of the last descendant: `e < d < end` iff `d` is inside `e`.
     pub end: ElemId,
-    /// Lower-cased `id` and `class` attribute values joined by a space.
+    /// Lower-cased `id` and `class` attribute values joined by a space; a heading's `id`
+    /// (an anchor made of its words) is left out (`attrs::id_class`).
     pub id_class: Box<str>,
     /// `itemprop`/`role` values, lower-cased (e.g. `articlebody`, `main`).
     pub role: Box<str>,
