@@ -1,13 +1,14 @@
 //! What is written out (step 5 of the heuristic): the container's blocks and those of
 //! what joined it, in document order, without template blocks, link lists and blocks in
 //! boilerplate-marked sub-elements; then the short lines before the first content block
-//! are trimmed and the rest joined into the answer.
+//! are trimmed (a heading right over the first one stays) and the rest joined into the answer.
 
 use super::features::link_density;
+use super::headline::Headed;
 use super::scoring::BlockValues;
-use super::settings::{HeuristicConfig, REPEAT_PARAGRAPH_WORDS};
+use super::settings::{HeuristicConfig, OPENING_HEADING_MIN_WORDS, REPEAT_PARAGRAPH_WORDS};
 use super::Pass;
-use crate::extract::dom::{Block, ElemId, NO_ELEM};
+use crate::extract::dom::{Block, BlockKind, ElemId, NO_ELEM};
 use crate::extract::Extracted;
 
 /// What a pass decided about the page's elements before writing out: the container and,
@@ -75,6 +76,37 @@ pub(super) fn first_content(pass: &Pass, values: &BlockValues, kept: &[(usize, &
     }
 }
 
+/// With `keep_opening_heading`: the written text starts one block earlier when the kept
+/// block right above its first line is a heading of the text's element (`<h2>`–`<h6>`,
+/// no links, at least [`OPENING_HEADING_MIN_WORDS`] words) and not the page's headline.
+/// `trim_edges` reads it as chrome (a heading is no evidence), but a heading right over
+/// the first paragraph opens the text: its first section's title, a sentence set as a
+/// heading ("The poster contest for children" over "takes place for the sixth time…"),
+/// or a blog post's first paragraph set as `<h3>`.
+pub(super) fn with_opening_heading(
+    pass: &Pass,
+    headed: Option<Headed>,
+    kept: &[(usize, &Block)],
+    first: usize,
+) -> usize {
+    let Some(above) = first
+        .checked_sub(1)
+        .filter(|_| pass.config.keep_opening_heading)
+    else {
+        return first;
+    };
+    let (i, b) = kept[above];
+    let opens = matches!(b.kind, BlockKind::Heading(level) if level >= 2)
+        && b.link_words == 0
+        && b.words >= OPENING_HEADING_MIN_WORDS
+        && headed.is_none_or(|h| h.headline != i);
+    if opens {
+        above
+    } else {
+        first
+    }
+}
+
 /// A paragraph said a second time is written once: pages that carry their article twice
 /// (a print or mobile copy beside the screen one, the lead story's teaser above it) would
 /// give it twice.
@@ -115,7 +147,7 @@ pub(super) fn write_out(kept: &[(usize, &Block)]) -> Extracted {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{run, ARTICLE};
+    use super::super::tests::{headed_page, run, run_without, ARTICLE, HEADLINE};
 
     #[test]
     fn an_article_given_twice_is_written_once() {
@@ -139,5 +171,40 @@ mod tests {
         let out = run(&html);
         assert!(out.text.contains("long body"));
         assert!(!out.text.contains("Related"));
+    }
+    #[test]
+    fn a_heading_right_over_the_first_paragraph_opens_the_text() {
+        let body = |heading: &str| {
+            headed_page(&format!(
+                "<div class=text>{heading}<p>{ARTICLE} First.</p><p>{ARTICLE} Second.</p></div>"
+            ))
+        };
+        let html = body("<h2>The poster contest for children</h2>");
+        let text = run(&html).text;
+        assert!(
+            text.starts_with("The poster contest for children\n"),
+            "{text}"
+        );
+        assert!(!text.contains(HEADLINE), "{text}");
+        // Right under the headline it is also the deck (`lead_deck`); without the deck
+        // test this switch alone keeps it, and with both off `trim_edges` trims it.
+        let no_deck = run_without(&html, |c| c.lead_deck = false);
+        assert!(
+            no_deck.starts_with("The poster contest for children\n"),
+            "{no_deck}"
+        );
+        let off = run_without(&html, |c| {
+            c.lead_deck = false;
+            c.keep_opening_heading = false;
+        });
+        assert!(off.starts_with(ARTICLE), "{off}");
+        // A label of two words, or a linked heading, is no opening.
+        for heading in [
+            "<h2>Local news</h2>",
+            "<h3><a href=/x>The poster contest for children</a></h3>",
+        ] {
+            let text = run(&body(heading)).text;
+            assert!(text.starts_with(ARTICLE), "{heading}: {text}");
+        }
     }
 }

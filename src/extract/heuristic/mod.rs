@@ -342,6 +342,7 @@ fn extract_pass(
     let kept = interface_lines::without_interface_lines(config, kept);
     let first = cleanup::first_content(&pass, &values, &kept);
     let first = article_edges::article_start(&pass, headed, &kept, first);
+    let first = cleanup::with_opening_heading(&pass, headed, &kept, first);
     let (end, end_cut) =
         article_edges::article_end(&pass, article, &kept, first, comments_are_content);
     let end = end.max(first);
