@@ -30,8 +30,9 @@ impl Builder {
     pub(super) fn read_title(&mut self, node: &Handle) {
         if self.page.title.is_empty() {
             let title = text_of(node);
-            self.page.title =
-                collapse(super::mojibake::repair(&title).as_deref().unwrap_or(&title));
+            let title = super::mojibake::repair(&title).unwrap_or(title);
+            let title = super::text::composed(&title).unwrap_or(title);
+            self.page.title = collapse(&title);
         }
     }
 

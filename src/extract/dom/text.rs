@@ -7,15 +7,33 @@ use super::mojibake;
 use super::node_text::unspaced_word_len;
 use super::{Block, BlockKind, Element, NO_ELEM};
 
+/// `s` in Unicode's composed form (NFC), or `None` when it is in it already (all ASCII
+/// text, nearly all other text). Text written on some systems (macOS file names and
+/// editors) stores `ü` as `u` and a combining diaeresis: a browser shows both the same,
+/// but search, dedup and every comparison with text typed elsewhere see other letters,
+/// and a word counter sees two words ("gepru" "ft"). trafilatura writes NFC too.
+pub(super) fn composed(s: &str) -> Option<String> {
+    if s.is_ascii() {
+        return None;
+    }
+    match icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(s) {
+        std::borrow::Cow::Borrowed(_) => None,
+        std::borrow::Cow::Owned(t) => Some(t),
+    }
+}
+
 impl Builder {
     /// Append a text node to the block being built: whitespace runs become one space
     /// (a newline inside `<pre>`), and each run of alphanumeric characters is a word (a
     /// link word inside `<a href>`), except in scripts written without spaces between
     /// words, where runs are sentences: there every [`unspaced_word_len`] letters count
-    /// as a word. Double-encoded UTF-8 is read back first ([`mojibake::repair`]).
+    /// as a word. Double-encoded UTF-8 is read back first ([`mojibake::repair`]), and
+    /// decomposed letters are composed ([`composed`]).
     pub(super) fn push_text(&mut self, s: &str) {
         let repaired = mojibake::repair(s);
         let s = repaired.as_deref().unwrap_or(s);
+        let composed = composed(s);
+        let s = composed.as_deref().unwrap_or(s);
         if self.pre_depth > 0 {
             self.push_raw(s);
         }
@@ -227,5 +245,19 @@ mod tests {
             words_of("<p>Radni zdecydowali o budowie hali…</p>"),
             [(5, 0)]
         );
+    }
+    #[test]
+    fn decomposed_letters_are_composed() {
+        // `ü` as `u` + U+0308 and `é` as `e` + U+0301, in the text and the title.
+        let page = parse(
+            "<title>Gepru\u{308}ft</title><p>Besonders bei Babyschalen sollte gepru\u{308}ft werden, cafe\u{301}.</p>",
+        );
+        assert_eq!(page.title, "Geprüft");
+        assert_eq!(
+            page.blocks[0].text,
+            "Besonders bei Babyschalen sollte geprüft werden, café."
+        );
+        // One word each, not "gepru" and "ft".
+        assert_eq!(page.blocks[0].words, 7);
     }
 }
