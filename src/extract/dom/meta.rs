@@ -30,9 +30,7 @@ impl Builder {
     pub(super) fn read_title(&mut self, node: &Handle) {
         if self.page.title.is_empty() {
             let title = text_of(node);
-            let title = super::mojibake::repair(&title).unwrap_or(title);
-            let title = super::text::composed(&title).unwrap_or(title);
-            self.page.title = collapse(&title);
+            self.page.title = collapse(&super::text::read_text(&title));
         }
     }
 

@@ -63,13 +63,13 @@ pub use boxes::{ElemBox, BOX_ATTR};
 pub(crate) use hidden::is_hidden;
 pub use limits::{limit_nesting, limit_tags};
 pub use markup::{code_language, Markup, MarkupOptions, Span, SpanKind};
-pub(crate) use mojibake::repair as repair_mojibake;
 pub use node_text::{collapse, unspaced_word_len};
 pub use settings::{
     max_attributes, max_tags, BYTES_PER_ATTRIBUTE, BYTES_PER_TAG, DEFAULT_MAX_PAGE_BYTES,
     MAX_ATTRIBUTES_PER_TAG, MAX_DEPTH, MAX_SOURCE_DEPTH, NOSCRIPT_MIN_BYTES,
 };
 pub(crate) use tags::{classify, TagClass};
+pub(crate) use text::read_text;
 
 use build::Builder;
 

@@ -2,23 +2,37 @@
 //! and words inside links counted, the block closed at a block-level boundary. (The text
 //! helpers on rcdom subtrees are in `node_text.rs`.)
 
+use std::borrow::Cow;
+
 use super::build::Builder;
 use super::mojibake;
 use super::node_text::unspaced_word_len;
 use super::{Block, BlockKind, Element, NO_ELEM};
+
+/// A text node's text as a reader sees it: double-encoded UTF-8 read back
+/// ([`mojibake::repair`]) and decomposed letters composed ([`composed`]). The flat page
+/// model, the title and the rules' text all read text through it, so every method keeps
+/// the same words.
+pub(crate) fn read_text(s: &str) -> Cow<'_, str> {
+    let text = mojibake::repair(s).map_or(Cow::Borrowed(s), Cow::Owned);
+    match composed(&text) {
+        Some(c) => Cow::Owned(c),
+        None => text,
+    }
+}
 
 /// `s` in Unicode's composed form (NFC), or `None` when it is in it already (all ASCII
 /// text, nearly all other text). Text written on some systems (macOS file names and
 /// editors) stores `ü` as `u` and a combining diaeresis: a browser shows both the same,
 /// but search, dedup and every comparison with text typed elsewhere see other letters,
 /// and a word counter sees two words ("gepru" "ft"). trafilatura writes NFC too.
-pub(super) fn composed(s: &str) -> Option<String> {
+fn composed(s: &str) -> Option<String> {
     if s.is_ascii() {
         return None;
     }
     match icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(s) {
-        std::borrow::Cow::Borrowed(_) => None,
-        std::borrow::Cow::Owned(t) => Some(t),
+        Cow::Borrowed(_) => None,
+        Cow::Owned(t) => Some(t),
     }
 }
 
@@ -27,13 +41,10 @@ impl Builder {
     /// (a newline inside `<pre>`), and each run of alphanumeric characters is a word (a
     /// link word inside `<a href>`), except in scripts written without spaces between
     /// words, where runs are sentences: there every [`unspaced_word_len`] letters count
-    /// as a word. Double-encoded UTF-8 is read back first ([`mojibake::repair`]), and
-    /// decomposed letters are composed ([`composed`]).
+    /// as a word. The text is first read as a reader sees it ([`read_text`]).
     pub(super) fn push_text(&mut self, s: &str) {
-        let repaired = mojibake::repair(s);
-        let s = repaired.as_deref().unwrap_or(s);
-        let composed = composed(s);
-        let s = composed.as_deref().unwrap_or(s);
+        let read = read_text(s);
+        let s = &*read;
         if self.pre_depth > 0 {
             self.push_raw(s);
         }

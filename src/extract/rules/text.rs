@@ -204,12 +204,11 @@ impl TextWriter {
         self.flush();
     }
 
-    /// Append a text node's text, double-encoded UTF-8 read back first as the flat page
-    /// model reads it (`dom::repair_mojibake`), so a rule keeps the words the other
-    /// methods keep.
+    /// Append a text node's text, read as the flat page model reads it
+    /// (`dom::read_text`: double-encoded UTF-8 read back, letters composed), so a rule
+    /// keeps the words the other methods keep.
     pub(super) fn push_text(&mut self, s: &str) {
-        let repaired = dom::repair_mojibake(s);
-        self.push_plain(repaired.as_deref().unwrap_or(s));
+        self.push_plain(&dom::read_text(s));
     }
 
     /// Append text: whitespace runs collapse to one pending space (newlines kept in
