@@ -2,7 +2,7 @@
 //! has chosen its blocks, say for each block of the page why it was left out — the first
 //! of `cleanup::kept_blocks`' tests it fails (template, rail, outside the container,
 //! inside a marked element, link density), or trimmed as leading chrome, or dropped as
-//! thread-post chrome, or dropped by one of the tests on the written lines
+//! a repeat, an interface line or thread-post chrome, or dropped by one of the tests on the written lines
 //! ([`written_drops`]: labels and credits, box titles, date stamps) — with the block's
 //! value in the pass. Runs only when a trace is being recorded; it reads the pass's
 //! final state and decides nothing.
@@ -12,6 +12,7 @@ use std::collections::HashSet;
 use super::article_edges::EndCut;
 use super::cleanup::Decisions;
 use super::features::link_density;
+use super::interface_lines;
 use super::marks::Marks;
 use super::scoring::BlockValues;
 use super::Pass;
@@ -77,6 +78,7 @@ pub(super) fn end_pass(
     let trimmed: HashSet<usize> = kept[..first].iter().map(|&(i, _)| i).collect();
     let after_end: HashSet<usize> = kept[end..].iter().map(|&(i, _)| i).collect();
     let written: HashSet<usize> = kept[first..end].iter().map(|&(i, _)| i).collect();
+    let kept_texts: HashSet<&str> = kept.iter().map(|&(_, b)| b.text.as_str()).collect();
     let written_texts: HashSet<&str> = kept[first..end]
         .iter()
         .map(|&(_, b)| b.text.as_str())
@@ -142,6 +144,18 @@ pub(super) fn end_pass(
                 why(
                     "trim",
                     format!("before the first content block (trim_edges; block value {v:.1})"),
+                )
+            } else if kept_texts.contains(b.text.as_str()) {
+                // `cleanup::without_repeats` left the earlier copy, which the edges cut.
+                why(
+                    "repeat",
+                    "the same paragraph stands earlier on the page (that copy is left out above the text)"
+                        .into(),
+                )
+            } else if pass.config.drop_interface_lines && interface_lines::is_interface_line(&b.text) {
+                why(
+                    "interface",
+                    "an ad label or text-size control (drop_interface_lines)".into(),
                 )
             } else {
                 why(
@@ -226,5 +240,44 @@ fn mark_kind(page: &PageDom, e: ElemId) -> String {
         "boilerplate class/id vocabulary".into()
     } else {
         "teaser list, customer reviews or interface form".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{run, ARTICLE, HEADLINE};
+    use crate::extract::trace;
+
+    /// The reasons the chosen pass gives the blocks whose text starts with `start`.
+    fn reasons_of(html: &str, start: &str) -> Vec<Option<&'static str>> {
+        let (_, t) = trace::capture(|| run(html));
+        let pass = t.chosen_pass().expect("a traced pass");
+        let page = crate::extract::dom::parse(html);
+        page.blocks
+            .iter()
+            .zip(&pass.blocks)
+            .filter(|(b, _)| b.text.starts_with(start))
+            .map(|(_, (_, r))| r.as_ref().map(|r| r.kind))
+            .collect()
+    }
+
+    #[test]
+    fn dropped_copies_and_interface_lines_say_so() {
+        // A box above the headline repeats the story's first paragraph: the story's copy
+        // is the repeat. (When the edges cut the earlier copy, as on a shop page whose
+        // description stands in a teaser above the product's name, the later copy still
+        // says `repeat`, not `chrome`.) An ad label in the text is an interface line.
+        let first = format!("{ARTICLE} {ARTICLE} Teased.");
+        let body = (1..=6)
+            .map(|k| format!("<p>{ARTICLE} Part {k}.</p>"))
+            .collect::<String>();
+        let html = format!(
+            "<html><head><title>{HEADLINE}</title></head><body><div class=page>\
+             <div class=box><p>{first}</p></div>\
+             <h1>{HEADLINE}</h1><p>{first}</p>{body}<p>Advertisement</p><p>{ARTICLE} Last.</p>\
+             </div></body></html>"
+        );
+        assert_eq!(reasons_of(&html, &first), [None, Some("repeat")]);
+        assert_eq!(reasons_of(&html, "Advertisement"), [Some("interface")]);
     }
 }
