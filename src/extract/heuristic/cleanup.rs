@@ -1,7 +1,7 @@
 //! What is written out (step 5 of the heuristic): the container's blocks and those of
 //! what joined it, in document order, without template blocks, link lists and blocks in
 //! boilerplate-marked sub-elements; then the short lines before the first content block
-//! are trimmed (a heading right over the first one stays) and the rest joined into the answer.
+//! are trimmed (a heading right over it stays) and the rest joined into the answer.
 
 use super::features::link_density;
 use super::headline::Headed;

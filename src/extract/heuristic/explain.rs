@@ -2,10 +2,10 @@
 //! has chosen its blocks, say for each block of the page why it was left out — the first
 //! of `cleanup::kept_blocks`' tests it fails (template, rail, outside the container,
 //! inside a marked element, link density), or trimmed as leading chrome, or dropped as
-//! a repeat, an interface line or thread-post chrome, or dropped by one of the tests on the written lines
-//! ([`written_drops`]: labels and credits, box titles, date stamps) — with the block's
-//! value in the pass. Runs only when a trace is being recorded; it reads the pass's
-//! final state and decides nothing.
+//! a repeat, an interface line or thread-post chrome, or dropped by one of the tests on
+//! the written lines ([`written_drops`]: labels and credits, box titles, date stamps) —
+//! with the block's value in the pass. Runs only when a trace is being recorded; it reads
+//! the pass's final state and decides nothing.
 
 use std::collections::HashSet;
 
