@@ -161,6 +161,18 @@ impl Builder {
             self.flush_markup(false);
             return;
         }
+        if is_server_error_output(&self.text) {
+            // Not the page's text: what the site's software printed about itself.
+            self.text.clear();
+            self.flush_markup(false);
+            self.words = 0;
+            self.link_words = 0;
+            self.links = 0;
+            self.lead_link_words = 0;
+            self.unlinked_seen = false;
+            self.first_unlinked = 0;
+            return;
+        }
         // Copied out at its size; the buffer keeps its capacity for the next block.
         let text = self.text.trim_end_matches(['\n', ' ']).to_string();
         self.text.clear();
@@ -198,6 +210,36 @@ impl Builder {
         self.unlinked_seen = false;
         self.first_unlinked = 0;
     }
+}
+
+/// Whether every line of a block is an error message PHP printed into the page
+/// ("Warning: Use of undefined constant … in /…/plugin.php on line 928", "Deprecated: …",
+/// "Notice: …", "Fatal error: …"): a site's software reporting on itself, never its
+/// text, and long enough to outweigh a short post beside it. PHP writes these lines in
+/// one format in every language of the page.
+fn is_server_error_output(text: &str) -> bool {
+    const KINDS: &[&str] = &[
+        "Warning:",
+        "Notice:",
+        "Deprecated:",
+        "Strict Standards:",
+        "Fatal error:",
+        "Parse error:",
+        "Catchable fatal error:",
+    ];
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .peekable();
+    lines.peek().is_some()
+        && lines.all(|l| {
+            let l = l.strip_prefix("PHP ").unwrap_or(l);
+            KINDS.iter().any(|k| l.starts_with(k))
+                && l.rsplit_once(" on line ").is_some_and(|(head, n)| {
+                    head.contains(".php") && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+                })
+        })
 }
 
 /// ASCII whitespace as `char::is_whitespace` has it: tab to carriage return, and space.
@@ -270,5 +312,19 @@ mod tests {
         );
         // One word each, not "gepru" and "ft".
         assert_eq!(page.blocks[0].words, 7);
+    }
+    #[test]
+    fn php_error_output_is_no_block() {
+        let page = parse(
+            "<div><b>Warning</b>:  Use of undefined constant comments - assumed 'comments' in \
+             <b>/var/www/site/wp-content/plugins/recent/recent.php</b> on line <b>928</b><br />\
+             <b>Deprecated</b>: Function create_function() is deprecated in <b>/var/www/x.php</b> on line <b>12</b></div>\
+             <p>Warning: do not feed the swans on line 4 of the lake path.</p>",
+        );
+        let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Warning: do not feed the swans on line 4 of the lake path."]
+        );
     }
 }
