@@ -165,12 +165,7 @@ impl Builder {
             // Not the page's text: what the site's software printed about itself.
             self.text.clear();
             self.flush_markup(false);
-            self.words = 0;
-            self.link_words = 0;
-            self.links = 0;
-            self.lead_link_words = 0;
-            self.unlinked_seen = false;
-            self.first_unlinked = 0;
+            self.reset_counts();
             return;
         }
         // Copied out at its size; the buffer keeps its capacity for the next block.
@@ -203,6 +198,11 @@ impl Builder {
             kind: self.kind.unwrap_or(BlockKind::Other),
         });
         self.flush_markup(true);
+        self.reset_counts();
+    }
+
+    /// Zero the word and link counts of the block being built.
+    fn reset_counts(&mut self) {
         self.words = 0;
         self.link_words = 0;
         self.links = 0;
