@@ -21,8 +21,7 @@ use super::news_lists;
 use super::settings::{HeuristicConfig, LEAD_DECK_WORDS_DIVISOR, LEAD_HEADING_WORDS_FACTOR};
 use super::structures::Structures;
 use super::Pass;
-use crate::extract::dom::{Block, BlockKind, ElemId, NO_ELEM};
-use crate::extract::metadata::dates;
+use crate::extract::dom::{Block, BlockKind, ElemId};
 
 /// The blocks of the lead to write before the `written` text, in document order (empty
 /// when there is none).
@@ -63,13 +62,10 @@ pub(super) fn lead_above<'a>(
         .filter(|&i| i < start)
         .map(|i| (i, &page.blocks[i]))
         .filter(|&(i, b)| {
-            let open = marked[b.elem as usize] == NO_ELEM;
-            // In the headline's marked box (`lead_in_headline_box`), no line with a date:
-            // that box also holds the dateline.
-            let lead = (is_lead(b) || deck == Some(i))
-                && (open || dates::find_in_text(&b.text, true).is_none());
-            lead && !rails[b.elem as usize]
+            (is_lead(b) || deck == Some(i))
+                && !rails[b.elem as usize]
                 && link_density(b) <= config.max_link_density
+                // No dateline (in the headline's box too, with `lead_in_headline_box`).
                 && !news_lists::is_dated(&b.text)
                 && !written.iter().any(|(_, w)| w.text == b.text)
         })
