@@ -59,6 +59,26 @@ fn drafted(fixture: &str, dir: &Path, file: &str) -> (String, String) {
     (manifest, std::fs::read_to_string(&file).unwrap())
 }
 
+/// Run the drafted rules' embedded tests (which must pass), then `extract --rules` on
+/// the manifest: every record answered by a rule; their texts.
+fn rule_texts(rules: &str, manifest: &str, yaml: &str) -> Vec<String> {
+    let test = run(&["rules", "test", rules]);
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
+    let extracted = run(&["extract", "--rules", rules, "--manifest", manifest]);
+    String::from_utf8_lossy(&extracted.stdout)
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(
+                record["method"].as_str().unwrap().starts_with("rule"),
+                "{record}"
+            );
+            record["text"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
 #[test]
 fn the_draft_passes_check_and_test_as_written() {
     let dir = tempfile::tempdir().unwrap();
@@ -322,22 +342,9 @@ fn a_labelled_read_also_line_inside_the_body_is_removed_by_its_label() {
     let rules = dir.path().display().to_string();
     let check = run(&["rules", "check", &rules]);
     assert_eq!(check.status.code(), Some(0), "{yaml}");
-    let test = run(&["rules", "test", &rules]);
-    let stdout = String::from_utf8_lossy(&test.stdout);
-    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
-    let extracted = run(&["extract", "--rules", &rules, "--manifest", &manifest]);
-    let stdout = String::from_utf8_lossy(&extracted.stdout);
-    let records: Vec<serde_json::Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(records.len(), 4, "{stdout}");
-    for record in &records {
-        assert!(
-            record["method"].as_str().unwrap().starts_with("rule"),
-            "{record}"
-        );
-        let text = record["text"].as_str().unwrap();
+    let texts = rule_texts(&rules, &manifest, &yaml);
+    assert_eq!(texts.len(), 4, "{texts:?}");
+    for text in &texts {
         assert!(!text.contains("Read also"), "{text}");
         // The paragraphs before and after the line are both kept.
         assert_eq!(text.lines().count(), 5, "{text}");
@@ -417,18 +424,7 @@ fn a_caption_among_the_selected_paragraphs_is_removed_by_its_class() {
     );
     assert!(yaml.contains("- \"//p[@class='caption']\""), "{yaml}");
     let rules = dir.path().display().to_string();
-    let test = run(&["rules", "test", &rules]);
-    let stdout = String::from_utf8_lossy(&test.stdout);
-    assert_eq!(test.status.code(), Some(0), "{stdout}\n{yaml}");
-    let extracted = run(&["extract", "--rules", &rules, "--manifest", &manifest]);
-    let stdout = String::from_utf8_lossy(&extracted.stdout);
-    for line in stdout.lines() {
-        let record: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert!(
-            record["method"].as_str().unwrap().starts_with("rule"),
-            "{record}"
-        );
-        let text = record["text"].as_str().unwrap();
+    for text in rule_texts(&rules, &manifest, &yaml) {
         assert!(!text.contains("(Photo:"), "{text}");
         assert_eq!(text.lines().count(), 4, "{text}");
     }
