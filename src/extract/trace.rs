@@ -19,8 +19,8 @@ thread_local! {
 /// Why one block was removed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reason {
-    /// `rule`, `template`, `container`, `mark`, `links`, `rail`, `trim`, `chrome`,
-    /// `label`, `box-title`, `date`, `empty`.
+    /// `rule`, `template`, `container`, `mark`, `links`, `rail`, `tail`, `trim`,
+    /// `repeat`, `interface`, `chrome`, `label`, `box-title`, `date`, `empty`.
     pub kind: &'static str,
     /// What a reader sees: the rule and XPath, the signal and its value, the template.
     pub label: String,
