@@ -3,7 +3,8 @@
 //! boxes whose links were left out are dropped (at the text's end and between two of its
 //! parts: German, French), publication stamps on lines of their own at the text's edges
 //! are dropped (German, Spanish), and a short news item is kept, its menu
-//! dropped, on a page whose login panels outweigh it (the cascade's retries run there).
+//! dropped, on a page whose login panels outweigh it (the cascade's retries run there), and
+//! on a video page whose login messages are `<article>` elements named as modal dialogs.
 
 mod common;
 use common::*;

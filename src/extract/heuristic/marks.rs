@@ -32,11 +32,14 @@ pub(super) enum Marks {
 
 /// An element's mark by its tag and role, or `None` when its class and id names decide
 /// ([`vocab_mark`]).
-fn element_mark(tag: &str, role: &str, marks: Marks) -> Option<Mark> {
+fn element_mark(tag: &str, role: &str, id_class: &str, marks: Marks) -> Option<Mark> {
     if marks == Marks::Off {
         return Some(Mark::None);
     }
     match tag {
+        // A login panel's messages or a newsletter box set as an `<article>` named as a
+        // modal dialog are an overlay (`vocab::is_overlay_name`), not the page's text.
+        "main" | "article" if vocab::is_overlay_name(id_class) => return Some(Mark::Boilerplate),
         "body" | "html" | "main" | "article" => return Some(Mark::None),
         _ if vocab::is_boilerplate_tag(tag) => return Some(Mark::Boilerplate),
         _ => {}
@@ -83,7 +86,7 @@ pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
     page.elements
         .iter()
         .map(|e| {
-            element_mark(&e.tag, &e.role, marks).unwrap_or_else(|| {
+            element_mark(&e.tag, &e.role, &e.id_class, marks).unwrap_or_else(|| {
                 if e.id_class.is_empty() {
                     // No name, no mark (most elements), and no lookup: the lookups
                     // were a tenth of the heuristic's time on ScrapingHub.
