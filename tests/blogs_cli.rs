@@ -4,7 +4,8 @@
 //! parts: German, French), publication stamps on lines of their own at the text's edges
 //! are dropped (German, Spanish), and a short news item is kept, its menu
 //! dropped, on a page whose login panels outweigh it (the cascade's retries run there), and
-//! on a video page whose login messages are `<article>` elements named as modal dialogs.
+//! on a video page whose login messages are `<article>` elements named as modal dialogs;
+//! photo captions ending in a copyright credit are dropped (German, Polish).
 
 mod common;
 use common::*;

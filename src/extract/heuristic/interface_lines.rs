@@ -2,8 +2,9 @@
 //! advertisement's label ("REKLAMA", "广告") or a text-size control ("字号:T|T")
 //! ([`is_interface_line`]): the advertisement and the control's letters are not text, so
 //! their label is nothing's. So is a photo's credit, alone or ending a short caption
-//! ([`is_credit_line`]: "Fot. Dreamstime", "Photo: Getty Images", "…, fot. AFP", and an
-//! editor's "责任编辑：王鹏"): the annotators of both news and web pages leave credits out.
+//! ([`is_credit_line`]: "Fot. Dreamstime", "Photo: Getty Images", "…, fot. AFP", "… |
+//! © Augusta National/Getty Images", and an editor's "责任编辑：王鹏"): the annotators of
+//! both news and web pages leave credits out.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -170,7 +171,7 @@ pub(super) fn is_credit_line(text: &str) -> bool {
     if text.split_whitespace().nth(CAPTION_MAX_WORDS).is_some() {
         return false;
     }
-    if credit(text) || is_editor_credit(text) {
+    if credit(text) || is_editor_credit(text) || copyright_credit(text) {
         return true;
     }
     // A caption's trailing credit, in parentheses or after a comma or a slash.
@@ -184,6 +185,24 @@ pub(super) fn is_credit_line(text: &str) -> bool {
             .filter(|c| c.starts_with(' '))
     });
     tail.is_some_and(|c| credit(c.trim()))
+}
+
+/// Whether `text` ends with a copyright sign and a name of at most
+/// [`CREDIT_NAME_MAX_WORDS`] words without a year: a photo's credit alone ("© Getty
+/// Images", "© dpa | Kay Nietfeld") or ending its caption ("Lee Elder war beim Masters
+/// 1975 der Zuschauermagnet. | © Augusta National/Getty Images", "… /© Panthermedia").
+/// A notice with a year ("© 2020 Springer Nature") is the legal notices' (`legal_notices.rs`);
+/// a line that goes on after the name (a colon, a sentence's end) is no credit.
+fn copyright_credit(text: &str) -> bool {
+    let Some((_, name)) = text.rsplit_once('©') else {
+        return false;
+    };
+    let name = name.trim();
+    let words = name.split_whitespace().count();
+    let year = name
+        .split(|c: char| !c.is_ascii_digit())
+        .any(|d| d.len() == 4 && (d.starts_with("19") || d.starts_with("20")));
+    (1..=CREDIT_NAME_MAX_WORDS).contains(&words) && !year && !name.ends_with([':', '.', '!', '?'])
 }
 
 /// The editor's credit of Chinese news items, in simplified and traditional script.
@@ -330,6 +349,10 @@ mod tests {
             "[编辑：杨洁]",
             "(陈巍 编辑)",
             "(曹文明 編輯)",
+            "© Getty Images",
+            "© dpa | Kay Nietfeld",
+            "Lee Elder war beim Masters 1975 der Zuschauermagnet. | © Augusta National/Getty Images",
+            "Meningokoki zagrażają nie tylko dzieciom, ale także dorosłym /© Panthermedia",
         ] {
             assert!(is_credit_line(line), "{line}");
         }
@@ -342,6 +365,9 @@ mod tests {
             "编辑：这篇文章讲述了很多事情 以及 其他 内容",
             "视频编辑",
             "编辑部",
+            "© 2020 Springer Nature Switzerland AG",
+            "Bestellung gilt auch für das Wake News © Feiertags-Angebot):",
+            "Der Verlag hält das © an allen Texten und Bildern dieser Ausgabe des Magazins.",
         ] {
             assert!(!is_credit_line(line), "{line}");
         }

@@ -79,7 +79,7 @@ pub struct HeuristicConfig {
     /// they stand (`interface_lines.rs`).
     pub drop_interface_lines: bool,
     /// Drop photo credits and short captions that end with one, wherever they stand
-    /// (`interface_lines.rs`: "Fot. PAP", "Photo: Getty Images").
+    /// (`interface_lines.rs`: "Fot. PAP", "Photo: Getty Images", "… | © dpa").
     pub drop_credit_lines: bool,
     /// Drop a line that only names a box that follows articles wherever it stands in the
     /// written text (`labels.rs`: "Related stories" above the text, its links left out).
