@@ -111,7 +111,8 @@ pub(super) fn is_interface_line(text: &str) -> bool {
 }
 
 /// The word that opens a photo credit ("Fot. PAP", "Фото: ИТАР-ТАСС", "Photo: Getty
-/// Images", "Bild: dpa", "Foto: EFE", "写真：ロイター"), lower-cased, without its `.` or `:`.
+/// Images", "Bild: dpa", "Foto: EFE", "写真：ロイター"), lower-cased, without its `.` or `:`;
+/// German names the picture it credits ("Titelbild:", "Beitragsbild:", "Bildquelle:").
 const CREDIT_WORDS: &[&str] = &[
     "photo",
     "photos",
@@ -120,6 +121,10 @@ const CREDIT_WORDS: &[&str] = &[
     "image",
     "illustration",
     "credit",
+    "photo credit",
+    "photo credits",
+    "image credit",
+    "photographer",
     "fot",
     "foto",
     "zdjęcie",
@@ -136,6 +141,18 @@ const CREDIT_WORDS: &[&str] = &[
     // German, Dutch, Scandinavian, Romance, Czech, Turkish, Hungarian, Japanese, Korean,
     // Arabic, Hindi
     "bild",
+    "titelbild",
+    "beitragsbild",
+    "symbolbild",
+    "aufmacherbild",
+    "vorschaubild",
+    "titelfoto",
+    "symbolfoto",
+    "bildquelle",
+    "bildnachweis",
+    "fotonachweis",
+    "fotograf",
+    "fotografin",
     "fotos",
     "fotó",
     "fotografía",
@@ -377,6 +394,9 @@ mod tests {
     fn credit_lines_of_other_languages_are_known() {
         for line in [
             "Bild: picture alliance / dpa",
+            "Titelbild: Geyres Christophe/ABACA/picture-alliance",
+            "Beitragsbild: Titelseite der Zeitung vom 2.4.2019, Ausriss.",
+            "Photo credit: Catwalkpictures",
             "Foto: EFE",
             "Fotó: MTI",
             "Imagen: Reuters",
