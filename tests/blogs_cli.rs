@@ -5,7 +5,8 @@
 //! are dropped (German, Spanish), and a short news item is kept, its menu
 //! dropped, on a page whose login panels outweigh it (the cascade's retries run there), and
 //! on a video page whose login messages are `<article>` elements named as modal dialogs;
-//! photo captions ending in a copyright credit are dropped (German, Polish).
+//! photo captions ending in a copyright credit are dropped (German, Polish), and so are
+//! titles of link boxes left out set in no heading tag (German, Spanish).
 
 mod common;
 use common::*;

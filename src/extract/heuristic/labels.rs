@@ -22,10 +22,10 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::features::is_prose_heading;
+use super::features::{ends_a_sentence, is_prose_heading};
 use super::interface_lines::is_credit_line;
 use super::label_phrases::{label_phrase, phrase_set};
-use super::settings::{HeuristicConfig, LABEL_MAX_WORDS};
+use super::settings::{HeuristicConfig, BOX_TITLE_MAX_WORDS, LABEL_MAX_WORDS};
 use super::structures::Structures;
 use super::Pass;
 use crate::extract::dom::{Block, BlockKind, NO_ELEM};
@@ -440,7 +440,8 @@ pub(super) fn without_written_labels<'a>(
 /// posts" over a list of other stories, between two parts of the text). A heading over
 /// a section the text goes on with has that section written right after it; the first
 /// written line may be a deck over share links, and an `<h1>` a post's headline under
-/// its blog's title. Only with `drop_headings_over_links`.
+/// its blog's title. Only with `drop_headings_over_links`; with `drop_box_titles_over_links`,
+/// also a short line set in no heading tag ([`is_box_title`]).
 pub(super) fn without_headings_over_links<'a>(
     pass: &Pass,
     written: &[(usize, &'a Block)],
@@ -456,7 +457,8 @@ pub(super) fn without_headings_over_links<'a>(
         };
         if j == 0
             || b.kind == BlockKind::Heading(1)
-            || !is_dangling_heading(b, pass.config)
+            || !(is_dangling_heading(b, pass.config)
+                || pass.config.drop_box_titles_over_links && is_box_title(b))
             || next <= h + 1
         {
             return false;
@@ -471,6 +473,16 @@ pub(super) fn without_headings_over_links<'a>(
         .filter(|&j| !over_links(j))
         .map(|j| written[j])
         .collect()
+}
+
+/// Whether a block is a line short enough to title a box ("Mehr zum Thema", "Inhaltsverzeichnis",
+/// "Weitere Informationen:" in a `<div>`, `<p>` or `<strong>`, not a heading tag): at most
+/// [`BOX_TITLE_MAX_WORDS`] words, none linked, one line, no sentence's end.
+fn is_box_title(b: &Block) -> bool {
+    b.words <= BOX_TITLE_MAX_WORDS
+        && b.link_words == 0
+        && !b.text.contains('\n')
+        && !ends_a_sentence(&b.text)
 }
 
 #[cfg(test)]
@@ -492,7 +504,11 @@ mod tests {
             "<p>Source: the harbour office.</p><b>Topics:</b><br>\
              <div><a href=/a>Ferry</a> <a href=/b>Cranes</a> <a href=/c>Harbour</a></div><p>Tags:</p>",
         );
-        let without = run_without(&html, |c| c.drop_dangling_labels = false);
+        // (A box title over the links left out too: that switch off as well.)
+        let without = run_without(&html, |c| {
+            c.drop_dangling_labels = false;
+            c.drop_box_titles_over_links = false;
+        });
         assert!(without.ends_with("Topics:\nTags:"), "{without}");
         let out = run(&html);
         assert!(out.text.contains("Second."), "{}", out.text);
@@ -549,6 +565,21 @@ mod tests {
         let out = run(&html).text;
         assert!(!out.contains("More on the harbour"), "{out}");
         assert!(out.contains("Second.\nThe harbour master thanked"), "{out}");
+    }
+
+    #[test]
+    fn a_box_title_over_links_left_out_inside_the_text_goes() {
+        let html = page(
+            "<div class=box><div class=box-title>Mehr zum Thema</div><ul>\
+             <li><a href=/1>Die Fähre kam am Montag wieder zu spät</a></li>\
+             <li><a href=/2>Neue Kräne für den Kai</a></li></ul></div>\
+             <p>Der Hafenmeister dankte den Kranführern nach dem Hub.</p>",
+        );
+        let without = run_without(&html, |c| c.drop_box_titles_over_links = false);
+        assert!(without.contains("Mehr zum Thema\n"), "{without}");
+        let out = run(&html).text;
+        assert!(!out.contains("Mehr zum Thema"), "{out}");
+        assert!(out.contains("Second.\nDer Hafenmeister dankte"), "{out}");
     }
 
     #[test]
@@ -722,7 +753,10 @@ mod tests {
             out.text
         );
         assert!(!out.text.contains("Related stories"), "{}", out.text);
-        let without = run_without(&html, |c| c.drop_closing_labels = false);
+        let without = run_without(&html, |c| {
+            c.drop_closing_labels = false;
+            c.drop_box_titles_over_links = false;
+        });
         assert!(without.contains("Related stories"), "{without}");
     }
 }

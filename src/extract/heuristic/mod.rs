@@ -377,7 +377,7 @@ fn extract_pass(
         &written,
         &titled,
         "box-title",
-        "the title of a box of links left out inside the text (drop_headings_over_links)",
+        "the title of a box of links left out inside the text (drop_headings_over_links, drop_box_titles_over_links)",
     );
     let written = date_lines::without_date_lines(config, &titled);
     explain::written_drops(

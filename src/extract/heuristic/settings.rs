@@ -119,6 +119,10 @@ pub struct HeuristicConfig {
     /// ("More on this topic", "Related posts") between two parts of the text
     /// (`labels.rs`).
     pub drop_headings_over_links: bool,
+    /// The same for a short line set in no heading tag ("Mehr zum Thema" in a `<div>`,
+    /// "Inhaltsverzeichnis" in a `<p>`: at most [`BOX_TITLE_MAX_WORDS`] words, no link,
+    /// no sentence's end) (`labels.rs`).
+    pub drop_box_titles_over_links: bool,
     /// Drop a line that is only a date (a publication or update stamp) among the first
     /// and last written lines (`date_lines.rs`).
     pub drop_date_lines: bool,
@@ -271,6 +275,10 @@ impl Default for HeuristicConfig {
             // 0.9694 → 0.9696, WCXB dev 0.8670 → 0.8669, daniel-dev unchanged
             // (docs/heuristic.md).
             drop_headings_over_links: true,
+            // On: trafilatura-dev 0.9317 → 0.9326 (both site halves), WCXB dev 0.8672 →
+            // 0.8673 (forum +0.0011), daniel-dev 0.9241 unchanged, ScrapingHub and
+            // sites-dev unchanged (docs/heuristic.md).
+            drop_box_titles_over_links: true,
             // On: trafilatura-dev 0.9251 → 0.9260 (both site halves), ScrapingHub
             // 0.9696 → 0.9702, daniel-dev 0.9236 → 0.9240 (manifest 0.9306 → 0.9311),
             // WCXB dev and sites-dev unchanged (docs/heuristic.md).
@@ -585,6 +593,11 @@ pub(super) const NEWS_LIST_HEADING_MAX_WORDS: u32 = 6;
 /// "Tags:", "Share this on:", "分享到:") when it has at most this many words. Hand-set
 /// like [`NEWS_LIST_HEADING_MAX_WORDS`].
 pub(super) const LABEL_MAX_WORDS: u32 = 6;
+/// A line in no heading tag titles a box of links left out (`labels.rs`,
+/// `drop_box_titles_over_links`) when it has at most this many words: box titles are a
+/// name of two or three words ("Mehr zum Thema", "Verwandte Bereiche:"). Hand-set, not
+/// swept.
+pub(super) const BOX_TITLE_MAX_WORDS: u32 = 4;
 /// A line at the written text's end that names a social network and points to it is an
 /// invitation to follow (`follow_lines.rs`) when it has at most this many words: those
 /// of daniel-dev have 3 to 18 ("Be a fan of Lifestyle on Facebook | Follow us on Twitter!
