@@ -63,8 +63,8 @@ pub(super) fn trim_last_block(config: &HeuristicConfig, out: &mut Extracted, las
     }
 }
 
-/// Social networks by the names readers see, lower-cased (with the Cyrillic spellings
-/// news sites write).
+/// Social networks and messengers with channels by the names readers see, lower-cased
+/// (with the Cyrillic spellings news sites write).
 const NETWORKS: &[&str] = &[
     "facebook",
     "twitter",
@@ -81,6 +81,12 @@ const NETWORKS: &[&str] = &[
     "фейсбук",
     "твиттер",
     "weibo",
+    "telegram",
+    "whatsapp",
+    "tiktok",
+    "snapchat",
+    "xing",
+    "mastodon",
 ];
 
 /// Whether a block is a short line (at most [`FOLLOW_LINE_MAX_WORDS`] words) that names a
@@ -158,6 +164,22 @@ mod tests {
             assert!(!written.contains("twitter"), "{last}: {}", out.text);
             assert!(!written.contains("facebook"), "{last}: {}", out.text);
         }
+    }
+
+    #[test]
+    fn an_invitation_to_a_messenger_channel_at_the_end_is_dropped() {
+        let html = page(
+            "<p>¿Ya sabías que tenemos canal de Telegram? Únete en este \
+             <a href=https://t.me/puerto>enlace de invitación</a>.</p>",
+        );
+        assert!(without_the_switch(&html).contains("Telegram"));
+        let out = run(&html);
+        assert!(
+            out.text.contains("Source: the harbour office."),
+            "{}",
+            out.text
+        );
+        assert!(!out.text.contains("Telegram"), "{}", out.text);
     }
 
     #[test]
