@@ -50,12 +50,13 @@ pub(super) fn is_prose_heading(b: &Block, config: &HeuristicConfig) -> bool {
         && ends_a_sentence(&b.text)
 }
 
-/// A sentence's end in the scripts of the web: `.`, `!`, `?`, the CJK full stop and
-/// full-width marks (`。`, `！`, `？`), Arabic `؟` and Urdu `۔`, Devanagari `।` and `॥`,
-/// Armenian `։`, Ethiopic `።`, Myanmar `။`, Thai has none.
+/// A sentence's end in the scripts of the web: `.`, `!`, `?`, the ellipsis `…` (a
+/// sentence that trails off), the CJK full stop and full-width marks (`。`, `！`, `？`),
+/// Arabic `؟` and Urdu `۔`, Devanagari `।` and `॥`, Armenian `։`, Ethiopic `።`, Myanmar
+/// `။`, Thai has none.
 pub(super) fn ends_a_sentence(text: &str) -> bool {
     text.trim_end().ends_with([
-        '.', '!', '?', '。', '！', '？', '؟', '۔', '।', '॥', '։', '።', '။',
+        '.', '!', '?', '…', '。', '！', '？', '؟', '۔', '।', '॥', '։', '።', '။',
     ])
 }
 
@@ -78,6 +79,7 @@ mod tests {
             "هل هذا صحيح؟",
             "यह अंत है।",
             "Սա վերջն է։",
+            "Ich probier’s einfach mal…",
         ] {
             assert!(ends_a_sentence(t), "{t}");
         }
