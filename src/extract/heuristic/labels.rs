@@ -552,34 +552,40 @@ mod tests {
         assert!(!out.text.contains("You might like"), "{}", out.text);
     }
 
-    #[test]
-    fn a_heading_over_links_left_out_inside_the_text_goes() {
-        let html = page(
-            "<div class=box><h3>More on the harbour</h3><ul>\
+    /// A box titled `title` (in `title_html`) whose two links were left out, between the
+    /// text's second paragraph and one more: the title is written only with `switch_off`.
+    fn box_title_goes(
+        title_html: &str,
+        title: &str,
+        switch_off: impl Fn(&mut super::HeuristicConfig),
+    ) {
+        let html = page(&format!(
+            "<div class=box>{title_html}<ul>\
              <li><a href=/1>The ferry was late again on Monday</a></li>\
              <li><a href=/2>New cranes for the quay</a></li></ul></div>\
-             <p>The harbour master thanked the crane drivers after the lift.</p>",
-        );
-        let without = run_without(&html, |c| c.drop_headings_over_links = false);
-        assert!(without.contains("More on the harbour\n"), "{without}");
+             <p>The harbour master thanked the crane drivers after the lift.</p>"
+        ));
+        let without = run_without(&html, switch_off);
+        assert!(without.contains(&format!("{title}\n")), "{without}");
         let out = run(&html).text;
-        assert!(!out.contains("More on the harbour"), "{out}");
+        assert!(!out.contains(title), "{out}");
         assert!(out.contains("Second.\nThe harbour master thanked"), "{out}");
     }
 
     #[test]
+    fn a_heading_over_links_left_out_inside_the_text_goes() {
+        box_title_goes("<h3>More on the harbour</h3>", "More on the harbour", |c| {
+            c.drop_headings_over_links = false
+        });
+    }
+
+    #[test]
     fn a_box_title_over_links_left_out_inside_the_text_goes() {
-        let html = page(
-            "<div class=box><div class=box-title>Mehr zum Thema</div><ul>\
-             <li><a href=/1>Die Fähre kam am Montag wieder zu spät</a></li>\
-             <li><a href=/2>Neue Kräne für den Kai</a></li></ul></div>\
-             <p>Der Hafenmeister dankte den Kranführern nach dem Hub.</p>",
+        box_title_goes(
+            "<div class=box-title>Mehr zum Thema</div>",
+            "Mehr zum Thema",
+            |c| c.drop_box_titles_over_links = false,
         );
-        let without = run_without(&html, |c| c.drop_box_titles_over_links = false);
-        assert!(without.contains("Mehr zum Thema\n"), "{without}");
-        let out = run(&html).text;
-        assert!(!out.contains("Mehr zum Thema"), "{out}");
-        assert!(out.contains("Second.\nDer Hafenmeister dankte"), "{out}");
     }
 
     #[test]
