@@ -152,7 +152,7 @@ pub(super) fn end_pass(
                     "the same paragraph stands earlier on the page (that copy is left out above the text)"
                         .into(),
                 )
-            } else if pass.config.drop_interface_lines && interface_lines::is_interface_line(&b.text) {
+            } else if interface_lines::drops_interface_line(pass.config, b) {
                 why(
                     "interface",
                     "an ad label or text-size control (drop_interface_lines)".into(),

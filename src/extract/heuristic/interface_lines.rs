@@ -86,7 +86,7 @@ const TEXT_SIZE_WORDS: &[&str] = &[
 
 /// Whether a line is interface, not text, wherever it stands: an advertisement's label
 /// alone, or a text-size control (its name and one-letter or `+`/`-` size marks).
-pub(super) fn is_interface_line(text: &str) -> bool {
+fn is_interface_line(text: &str) -> bool {
     let Some(cleaned) = label_letters(text) else {
         return false;
     };
@@ -258,14 +258,17 @@ fn credit(text: &str) -> bool {
         && (1..=CREDIT_NAME_MAX_WORDS).contains(&words)
 }
 
-/// `kept` without [`is_interface_line`] blocks (`drop_interface_lines`).
+/// Whether `drop_interface_lines` drops block `b`: one line that [`is_interface_line`].
+pub(super) fn drops_interface_line(config: &HeuristicConfig, b: &Block) -> bool {
+    config.drop_interface_lines && !b.text.contains('\n') && is_interface_line(&b.text)
+}
+
+/// `kept` without the blocks [`drops_interface_line`] drops.
 pub(super) fn without_interface_lines<'a>(
     config: &HeuristicConfig,
     mut kept: Vec<(usize, &'a Block)>,
 ) -> Vec<(usize, &'a Block)> {
-    if config.drop_interface_lines {
-        kept.retain(|&(_, b)| b.text.contains('\n') || !is_interface_line(&b.text));
-    }
+    kept.retain(|&(_, b)| !drops_interface_line(config, b));
     kept
 }
 
