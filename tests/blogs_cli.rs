@@ -6,7 +6,9 @@
 //! dropped, on a page whose login panels outweigh it (the cascade's retries run there), and
 //! on a video page whose login messages are `<article>` elements named as modal dialogs;
 //! photo captions ending in a copyright credit are dropped (German, Polish), and so are
-//! titles of link boxes left out set in no heading tag (German, Spanish).
+//! titles of link boxes left out set in no heading tag (German, Spanish), and a post's
+//! donation appeal, metadata line and author boxes named in run-together words (German,
+//! English).
 
 mod common;
 use common::*;

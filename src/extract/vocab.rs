@@ -74,6 +74,15 @@ const BOILERPLATE_EXACT: &[&str] = &[
     "credits",
     "outbrain",
     "taboola",
+    // A post's date, categories and tags under it (`postmetadata` of WordPress's classic
+    // theme and its descendants).
+    "postmetadata",
+    "postmeta",
+    "entrymeta",
+    // Appeals for donations after the article.
+    "donate",
+    "donation",
+    "donations",
     // Russian and transliterated.
     "меню",
     "подвал",
@@ -281,10 +290,13 @@ fn named_by_head_noun(id_class: &str) -> bool {
                 decision = Some(true);
                 continue;
             }
-            if is_content_token(t) {
+            // A listed word is decided before the content prefixes, which would read
+            // `postmetadata` as `post`.
+            if is_boilerplate_word(t) {
+                decision = Some(true);
+            } else if is_content_token(t) {
                 decision = Some(false);
-            } else if is_boilerplate_word(t) || BOILERPLATE_PREFIX.iter().any(|p| t.starts_with(p))
-            {
+            } else if BOILERPLATE_PREFIX.iter().any(|p| t.starts_with(p)) {
                 decision = Some(true);
             }
         }
@@ -317,24 +329,63 @@ fn is_legal_notice_token(t: &str) -> bool {
 }
 
 /// Author and reviewer boxes (`author-bio`, `about-author`, `author-box`,
-/// `author-info`, `author-details`): the writer's portrait, short biography and links,
-/// shown after (sometimes before) the article on blogs, health and finance sites. They
-/// describe the author, not the subject, and are not part of the text. One class name
-/// must hold both an author token and a box/biography token, so a plain `author` byline
-/// class or a forum post's `author` name is not matched.
+/// `author-info`, `author-details`, `author-description`): the writer's portrait, short
+/// biography and links, shown after (sometimes before) the article on blogs, health and
+/// finance sites. They describe the author, not the subject, and are not part of the
+/// text. One class name must hold both an author token and a box/biography token, so a
+/// plain `author` byline class or a forum post's `author` name is not matched; the two
+/// may also run together (`TestReport__AuthorBox`, `authorbio`, `authorDescription`,
+/// `aboutTheAuthor`).
 fn is_author_box(id_class: &str) -> bool {
     id_class.split_ascii_whitespace().any(|name| {
         let mut author = false;
         let mut boxed = false;
         for t in name.split(|c: char| !c.is_alphanumeric()) {
-            match t {
-                "author" | "authors" | "reviewer" => author = true,
-                "bio" | "box" | "about" | "info" | "details" | "profile" | "card" => boxed = true,
-                _ => {}
+            if AUTHOR_WORDS.contains(&t) {
+                author = true;
+            } else if AUTHOR_BOX_WORDS.contains(&t) {
+                boxed = true;
+            } else if is_run_together_author_box(t) {
+                return true;
             }
         }
         author && boxed
     })
+}
+
+const AUTHOR_WORDS: &[&str] = &["author", "authors", "reviewer"];
+
+/// What an author's box is called beside the author token.
+const AUTHOR_BOX_WORDS: &[&str] = &[
+    "bio",
+    "box",
+    "about",
+    "info",
+    "details",
+    "profile",
+    "card",
+    "description",
+];
+
+/// One token made of an author word and a box word (`authorbox`, `authorbio`,
+/// `authordescription`, `aboutauthor`, `abouttheauthor`); a box word may be followed by
+/// more (`authorprofilewrapper`).
+fn is_run_together_author_box(t: &str) -> bool {
+    if t.len() < "authorbio".len() || !t.is_ascii() {
+        return false;
+    }
+    let about_author = t
+        .strip_prefix("about")
+        .map(|rest| rest.strip_prefix("the").unwrap_or(rest))
+        .is_some_and(|rest| AUTHOR_WORDS.contains(&rest));
+    about_author
+        || AUTHOR_WORDS.iter().any(|a| {
+            t.strip_prefix(a).is_some_and(|rest| {
+                AUTHOR_BOX_WORDS
+                    .iter()
+                    .any(|b| rest.starts_with(b) && (*b != "about" || rest == "about"))
+            })
+        })
 }
 
 fn is_content_token(t: &str) -> bool {
@@ -477,6 +528,12 @@ mod tests {
         assert!(is_author_box("about-author"));
         assert!(!is_author_box("author"));
         assert!(!is_author_box("post-info"));
+        assert!(is_author_box("testreport__authorbox"));
+        assert!(is_author_box("author-description"));
+        assert!(is_author_box("authorprofilewrapper"));
+        assert!(is_author_box("abouttheauthor"));
+        assert!(!is_author_box("authorname"));
+        assert!(!is_author_box("authorization"));
         assert!(is_boilerplate_name("ast-single-related-posts-container"));
         assert!(is_boilerplate_name("popular-articles"));
         assert!(!is_boilerplate_name("posts"));
