@@ -83,6 +83,9 @@ const BOILERPLATE_EXACT: &[&str] = &[
     "donate",
     "donation",
     "donations",
+    // Paywall prompts and buy boxes standing for the rest of a paid article.
+    "paywall",
+    "buybox",
     // Russian and transliterated.
     "меню",
     "подвал",
