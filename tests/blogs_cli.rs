@@ -8,7 +8,8 @@
 //! photo captions ending in a copyright credit are dropped (German, Polish), and so are
 //! titles of link boxes left out set in no heading tag (German, Spanish), and a post's
 //! donation appeal, metadata line and author boxes named in run-together words (German,
-//! English), and a paid article's paywall prompt and buy box (French, English).
+//! English), a paid article's paywall prompt and buy box (French, English), and an
+//! appeal to share the text among its last lines (German, Spanish).
 
 mod common;
 use common::*;

@@ -20,7 +20,7 @@ thread_local! {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reason {
     /// `rule`, `template`, `container`, `mark`, `links`, `rail`, `tail`, `trim`,
-    /// `repeat`, `interface`, `chrome`, `label`, `box-title`, `date`, `empty`.
+    /// `repeat`, `interface`, `chrome`, `label`, `box-title`, `date`, `appeal`, `empty`.
     pub kind: &'static str,
     /// What a reader sees: the rule and XPath, the signal and its value, the template.
     pub label: String,

@@ -47,13 +47,14 @@
 //! 10. **What joins it** (`sections.rs`, `selection.rs`): sibling sections; the titles
 //!     of dominant link-led structures; comment sections with `include_comments`.
 //! 11. **Written out** (`cleanup.rs`, `threads.rs`, `article_edges.rs`, `labels.rs`,
-//!     `interface_lines.rs`, `label_phrases.rs`, `follow_lines.rs`):
+//!     `interface_lines.rs`, `label_phrases.rs`, `follow_lines.rs`, `reader_appeals.rs`):
 //!     the kept blocks, per-post chrome of threads and interface lines (ad labels,
 //!     text-size controls) dropped, leading chrome trimmed, a headed article's text
 //!     ended where a long link-led run of short lines or a "read also" label begins and
 //!     without the labels and invitations to follow on a social network dangling at
 //!     its end, its lead set apart above the container
-//!     written first (`leads.rs`), photo credits and bare labels dropped, texts joined.
+//!     written first (`leads.rs`), photo credits, bare labels and appeals to the reader
+//!     about the text among its last lines dropped, texts joined.
 //!
 //! Every threshold, share and weight is in `settings.rs` ([`HeuristicConfig`] and the
 //! named constants); `tree.rs` holds the per-element sums and subtree flags the steps
@@ -79,6 +80,7 @@ mod legal_notices;
 mod marks;
 mod news_lists;
 mod page_type;
+mod reader_appeals;
 mod readers_posts;
 mod scoring;
 mod sections;
@@ -386,6 +388,14 @@ fn extract_pass(
         "date",
         "a date stamp at the text's edges (drop_date_lines)",
     );
+    let appealed = reader_appeals::without_reader_appeals(config, &written);
+    explain::written_drops(
+        &written,
+        &appealed,
+        "appeal",
+        "an appeal to the reader about the text itself among its last lines (drop_reader_appeals)",
+    );
+    let written = appealed;
     let mut out = cleanup::write_out(&written);
     follow_lines::trim_last_block(config, &mut out, written.last().map(|&(_, b)| b));
     // The story this pass wrote: its first written line, when that is one of the lines

@@ -72,6 +72,10 @@ pub struct HeuristicConfig {
     /// written text's end (`follow_lines.rs`: "Follow me: twitter.com/…", "Join us on
     /// Facebook", a short line that names a network and points to it).
     pub drop_follow_lines: bool,
+    /// Drop the appeals to the reader about the text itself among the written text's
+    /// last lines (`reader_appeals.rs`: "Like this story? Share it with a friend!",
+    /// "Gefällt dir dieser Beitrag?").
+    pub drop_reader_appeals: bool,
     /// End a headed article's text at a line that only names a box that follows
     /// articles ("Read also", "Related", "Share", `labels.rs`), like a comment heading.
     pub cut_at_closing_label: bool,
@@ -236,6 +240,8 @@ impl Default for HeuristicConfig {
             drop_dangling_headings: true,
             // On (`follow_lines.rs`): see ARCHITECTURE.md for the figures.
             drop_follow_lines: true,
+            // On (`reader_appeals.rs`): see docs/heuristic.md for the figures.
+            drop_reader_appeals: true,
             // On (`labels.rs`): see ARCHITECTURE.md for the figures.
             cut_at_closing_label: true,
             // On (`interface_lines.rs`): see ARCHITECTURE.md for the figures.
@@ -603,6 +609,16 @@ pub(super) const BOX_TITLE_MAX_WORDS: u32 = 4;
 /// of daniel-dev have 3 to 18 ("Be a fan of Lifestyle on Facebook | Follow us on Twitter!
 /// | Sign up to our newsletter"). Hand-set, not swept.
 pub(super) const FOLLOW_LINE_MAX_WORDS: u32 = 30;
+
+/// A reader appeal (`reader_appeals.rs`) has at most this many words: the appeals of
+/// the dev corpora have 4 to 18 ("If you enjoyed reading this post – would you consider
+/// supporting our work? Just click here. Thanks!"), while the texts' own closing
+/// sentences that name "this article" run longer. Hand-set, not swept.
+pub(super) const APPEAL_MAX_WORDS: u32 = 24;
+
+/// Reader appeals are asked for among this many last written blocks: an appeal may be
+/// followed by its buttons' words, a credit or a source line. Hand-set, not swept.
+pub(super) const APPEAL_TAIL_BLOCKS: usize = 4;
 /// Written lines at each end of the text where a date line is looked for
 /// (`date_lines.rs`).
 pub(super) const DATE_LINE_EDGE: usize = 3;
