@@ -527,16 +527,28 @@ mod tests {
         assert!(!tokens("copyright-free-text").any(is_legal_notice_token));
         assert!(is_boilerplate_name("kontakt"));
         assert!(!is_boilerplate_name("ic_vkontakte"));
-        assert!(is_author_box("author-bio clearfix"));
-        assert!(is_author_box("about-author"));
-        assert!(!is_author_box("author"));
-        assert!(!is_author_box("post-info"));
-        assert!(is_author_box("testreport__authorbox"));
-        assert!(is_author_box("author-description"));
-        assert!(is_author_box("authorprofilewrapper"));
-        assert!(is_author_box("abouttheauthor"));
-        assert!(!is_author_box("authorname"));
-        assert!(!is_author_box("authorization"));
+        for boxed in [
+            "author-bio clearfix",
+            "about-author",
+            "testreport__authorbox",
+            "author-description",
+            "authorprofilewrapper",
+            "abouttheauthor",
+        ] {
+            assert!(is_author_box(boxed), "{boxed}");
+        }
+        for name in ["author", "post-info", "authorname", "authorization"] {
+            assert!(!is_author_box(name), "{name}");
+        }
+        // Listed words before the content prefix `post`; paywalls and buy boxes.
+        for name in [
+            "postmetadata",
+            "donation",
+            "content-form-account-paywall",
+            "buybox__info",
+        ] {
+            assert!(is_boilerplate_name(name), "{name}");
+        }
         assert!(is_boilerplate_name("ast-single-related-posts-container"));
         assert!(is_boilerplate_name("popular-articles"));
         assert!(!is_boilerplate_name("posts"));
