@@ -383,11 +383,8 @@ fn is_run_together_author_box(t: &str) -> bool {
         .is_some_and(|rest| AUTHOR_WORDS.contains(&rest));
     about_author
         || AUTHOR_WORDS.iter().any(|a| {
-            t.strip_prefix(a).is_some_and(|rest| {
-                AUTHOR_BOX_WORDS
-                    .iter()
-                    .any(|b| rest.starts_with(b) && (*b != "about" || rest == "about"))
-            })
+            t.strip_prefix(a)
+                .is_some_and(|rest| AUTHOR_BOX_WORDS.iter().any(|b| rest.starts_with(b)))
         })
 }
 

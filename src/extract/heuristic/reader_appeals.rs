@@ -1,8 +1,8 @@
 //! An appeal to the reader about the text itself among the written text's last lines:
-//! "Like this story? Share it with a friend!", "Fandest du den Artikel hilfreich?", "Gefällt dir
-//! dieser Beitrag?", "We want to hear what you think about this article.", "If you
-//! enjoyed reading this post – would you consider supporting our work?", "¡Mira lo que
-//! tiene nuestro canal de YouTube!". Sites set it in the article's own element, as a
+//! "Like this story? Share it with a friend!", "Fandest du den Artikel hilfreich?",
+//! "Gefällt dir dieser Beitrag?", "We want to hear what you think about this article.",
+//! "If you enjoyed reading this post – would you consider supporting our work?", "¡Mira
+//! lo que tiene nuestro canal de YouTube!". Sites set it in the article's own element, as a
 //! paragraph under the story, so no mark sees it; it asks the reader to rate, share,
 //! comment on or pay for what they read and says nothing of the subject.
 //!

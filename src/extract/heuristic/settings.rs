@@ -611,14 +611,16 @@ pub(super) const BOX_TITLE_MAX_WORDS: u32 = 4;
 pub(super) const FOLLOW_LINE_MAX_WORDS: u32 = 30;
 
 /// A reader appeal (`reader_appeals.rs`) has at most this many words: the appeals of
-/// the dev corpora have 4 to 18 ("If you enjoyed reading this post – would you consider
-/// supporting our work? Just click here. Thanks!"), while the texts' own closing
-/// sentences that name "this article" run longer. Hand-set, not swept.
+/// the dev corpora have 4 to 22 as blocks count words ("We want to hear what you think
+/// about this article. Submit a letter to the editor or write to letters@…", an address
+/// counting as three), while the texts' own closing sentences that name "this article"
+/// and speak to the reader run 25 and more. Hand-set, not swept.
 pub(super) const APPEAL_MAX_WORDS: u32 = 24;
 
 /// Reader appeals are asked for among this many last written blocks: an appeal may be
 /// followed by its buttons' words, a credit or a source line. Hand-set, not swept.
 pub(super) const APPEAL_TAIL_BLOCKS: usize = 4;
+
 /// Written lines at each end of the text where a date line is looked for
 /// (`date_lines.rs`).
 pub(super) const DATE_LINE_EDGE: usize = 3;
