@@ -9,7 +9,8 @@
 //! titles of link boxes left out set in no heading tag (German, Spanish), and a post's
 //! donation appeal, metadata line and author boxes named in run-together words (German,
 //! English), a paid article's paywall prompt and buy box (French, English), and an
-//! appeal to share the text among its last lines (German, Spanish).
+//! appeal to share the text among its last lines (German, Spanish); a test report whose
+//! sections the vocabulary marks is found beside a longer coupon box (German).
 
 mod common;
 use common::*;

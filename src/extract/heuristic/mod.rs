@@ -103,6 +103,7 @@ use super::dom::{self, PageDom, ParsedPage};
 use super::{Extracted, Extractor, PageContext};
 use marks::Marks;
 use scoring::BlockValues;
+use settings::{RETRY_CONTAINER_SHARE, VOCABULARY_MARKED_SHARE};
 
 /// The local heuristic as an [`Extractor`]; it always answers.
 pub struct Heuristic {
@@ -188,8 +189,14 @@ fn cascade(
         .filter(|m| config.retry_outside_marks && !m.is_empty() && first.out.kept_words > 0);
     let mut structural_marked = Vec::new();
     let mut best = first.out;
+    // With `retry_when_container_minor`, a first answer from a container that holds a
+    // small share of the page's content evidence is retried with tag and role marks
+    // however long it is: the vocabulary marked the rest (every section of a test
+    // report named `Section--Ads`), and the answer is a box beside it.
+    let minor = first.container_minor;
     for marks in [Marks::Structural, Marks::Off] {
-        if best.kept_words >= config.retry_below_words as u64 {
+        let short = best.kept_words < config.retry_below_words as u64;
+        if !short && !(minor && marks == Marks::Structural) {
             break;
         }
         let next = extract_pass(page, config, template, marks);
@@ -410,6 +417,11 @@ fn extract_pass(
                 .is_some_and(|h| headline::lines_under(&pass, &marked, &st, h, false).contains(&i))
     });
     let mut answer = PassAnswer::new(out, story, headed.is_some());
+    answer.container_minor = config.retry_when_container_minor
+        && marks == Marks::All
+        && headed.is_none()
+        && good[container as usize] < RETRY_CONTAINER_SHARE * total_good
+        && marks::vocabulary_share(&pass, &own_marks, &good, total_good) >= VOCABULARY_MARKED_SHARE;
     if config.retry_outside_marks && (short || marks == Marks::Structural) {
         answer.marked = marked.clone();
     }
@@ -428,6 +440,10 @@ struct PassAnswer {
     /// lists), kept with `retry_outside_marks` for a short first answer and the
     /// tag-and-role pass (the cascade asks them); else empty.
     marked: Vec<dom::ElemId>,
+    /// With `retry_when_container_minor`, the first pass found no headed article, its
+    /// container holds under `RETRY_CONTAINER_SHARE` of the page's content evidence, and
+    /// the class/id vocabulary alone marked `VOCABULARY_MARKED_SHARE` or more of it.
+    container_minor: bool,
 }
 
 impl PassAnswer {
@@ -437,6 +453,7 @@ impl PassAnswer {
             story,
             headed,
             marked: Vec::new(),
+            container_minor: false,
         }
     }
 }

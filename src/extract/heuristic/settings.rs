@@ -113,6 +113,12 @@ pub struct HeuristicConfig {
     /// only when at most half of its words lie in elements the first pass marked
     /// (`mod.rs`).
     pub retry_outside_marks: bool,
+    /// The cascade retries with tag and role marks only, whatever the first answer's
+    /// length, when the first pass found no headed article, its container holds under
+    /// `RETRY_CONTAINER_SHARE` of the page's content evidence and the class/id
+    /// vocabulary alone marked at least `VOCABULARY_MARKED_SHARE` of it: perhaps the
+    /// article's own sections (`mod.rs`).
+    pub retry_when_container_minor: bool,
     /// On a headed page, a short card holding an empty `<a href>` (a link laid over the
     /// card by CSS, a "stretched link"), one of a list of such cards, reads as one link:
     /// its words count as link words, so the list is no prose beside the article
@@ -273,6 +279,8 @@ impl Default for HeuristicConfig {
             // Off: trafilatura-dev gains on one site half only and daniel-dev with its
             // manifest loses 0.0001 (docs/heuristic.md).
             retry_outside_marks: false,
+            // On (`mod.rs`): see docs/heuristic.md for the figures.
+            retry_when_container_minor: true,
             // On: WCXB dev 0.8664 → 0.8670 on both site halves, trafilatura-dev half A
             // 0.9141 → 0.9156 (half B has no such cards), the other corpora unchanged
             // (docs/heuristic.md).
@@ -345,6 +353,16 @@ pub(super) const CONTENT_WORDS_DISCOUNT: f64 = 0.5;
 /// page in `<header class="page-header">`, forums whose posts are `class="comment"`).
 /// Hand-set, not swept.
 pub(super) const MAX_MARKED_SHARE: f64 = 0.5;
+
+/// With `retry_when_container_minor`: a first pass whose container holds under this
+/// share of the page's content evidence is retried with tag and role marks only.
+/// Hand-set, not swept.
+pub(super) const RETRY_CONTAINER_SHARE: f64 = 0.25;
+
+/// With `retry_when_container_minor`: the share of the page's content evidence the
+/// class/id vocabulary alone (not tags or roles) must have marked for the retry.
+/// Hand-set, not swept.
+pub(super) const VOCABULARY_MARKED_SHARE: f64 = 0.5;
 
 /// A form or fieldset with at least this many fields a visitor fills in asks for input
 /// and is interface whatever its text (consent and terms paragraphs; `marks.rs`). Two:
