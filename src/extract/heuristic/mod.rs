@@ -194,6 +194,9 @@ fn cascade(
     // however long it is: the vocabulary marked the rest (every section of a test
     // report named `Section--Ads`), and the answer is a box beside it.
     let minor = first.container_minor;
+    if minor {
+        tracing::debug!("retry: the first container holds a minor share of the evidence");
+    }
     for marks in [Marks::Structural, Marks::Off] {
         let short = best.kept_words < config.retry_below_words as u64;
         if !short && !(minor && marks == Marks::Structural) {
