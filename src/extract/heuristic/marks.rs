@@ -101,26 +101,22 @@ pub(super) fn own_marks(pass: &Pass) -> Vec<Mark> {
 }
 
 /// The share of the page's content evidence (`good`, of `total_good`) in elements that
-/// the class/id vocabulary alone marks as boilerplate (`own_marks` of a pass with all
-/// marks; not by tag or role, not as customer reviews), each subtree counted once. An
-/// element holding `MAX_MARKED_SHARE` of the evidence counts not: [`nearest_marks`]
-/// leaves it unmarked (`content-sidebar-wrap`).
-pub(super) fn vocabulary_share(
-    pass: &Pass,
-    own_marks: &[Mark],
-    good: &[f64],
-    total_good: f64,
-) -> f64 {
+/// the class/id vocabulary alone marks as boilerplate ([`vocab_mark`] where
+/// [`element_mark`] leaves the decision to it: not by tag or role, not as customer
+/// reviews or comments), each subtree counted once. An element holding
+/// `MAX_MARKED_SHARE` of the evidence counts not: [`nearest_marks`] leaves it unmarked
+/// (`content-sidebar-wrap`).
+pub(super) fn vocabulary_share(pass: &Pass, good: &[f64], total_good: f64) -> f64 {
     if total_good <= 0.0 {
         return 0.0;
     }
     let page = pass.page;
     let by_vocabulary = tree::in_subtrees(page, |i| {
         let e = &page.elements[i];
-        own_marks[i] == Mark::Boilerplate
-            && element_mark(&e.tag, &e.role, &e.id_class, Marks::All).is_none()
-            && vocab::is_boilerplate_name(&e.id_class)
+        !e.id_class.is_empty()
             && good[i] < MAX_MARKED_SHARE * total_good
+            && element_mark(&e.tag, &e.role, &e.id_class, Marks::All).is_none()
+            && vocab_mark(&e.id_class, pass.config, Marks::All) == Mark::Boilerplate
     });
     tree::outermost_good(page, &by_vocabulary, good) / total_good
 }

@@ -424,7 +424,7 @@ fn extract_pass(
         && marks == Marks::All
         && headed.is_none()
         && good[container as usize] < RETRY_CONTAINER_SHARE * total_good
-        && marks::vocabulary_share(&pass, &own_marks, &good, total_good) >= VOCABULARY_MARKED_SHARE;
+        && marks::vocabulary_share(&pass, &good, total_good) >= VOCABULARY_MARKED_SHARE;
     if config.retry_outside_marks && (short || marks == Marks::Structural) {
         answer.marked = marked.clone();
     }
